@@ -1,0 +1,67 @@
+/**
+ * Every expected failure of a use case, as a tagged plain object. Each edge maps these in one
+ * exhaustive switch (HTTP envelope in http-express, reply codes in mail-smtp); core never knows
+ * a status code.
+ */
+export type DomainError =
+  | { readonly _tag: 'InvalidRequest'; readonly message: string; readonly issues: readonly Issue[] }
+  | { readonly _tag: 'Unauthorized'; readonly message: string }
+  | { readonly _tag: 'Forbidden'; readonly message: string; readonly missingScopes: readonly string[] }
+  | { readonly _tag: 'ScopeMismatch'; readonly message: string }
+  | { readonly _tag: 'IdentityNotFound'; readonly id: string }
+  | { readonly _tag: 'IdentityAlreadySquashed'; readonly id: string }
+  | { readonly _tag: 'IdentityExpired'; readonly id: string }
+  | { readonly _tag: 'QuotaExceeded'; readonly resource: string; readonly limit: number; readonly requested: number }
+  | { readonly _tag: 'BatchTooLarge'; readonly max: number; readonly requested: number }
+  | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
+  | { readonly _tag: 'DomainNotFound'; readonly domain: string }
+  | { readonly _tag: 'EventNotFound'; readonly id: string }
+  | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string }
+  | { readonly _tag: 'IdempotencyKeyReused' }
+  | { readonly _tag: 'IdempotencyInProgress' }
+  | { readonly _tag: 'NotFound'; readonly resource: string; readonly id: string };
+
+/** One problem with a request field: `path` is dotted (`identities.2.label`). */
+export interface Issue {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type DomainErrorTag = DomainError['_tag'];
+
+export const invalidRequest = (message: string, issues: readonly Issue[] = []): DomainError => ({
+  _tag: 'InvalidRequest',
+  message,
+  issues,
+});
+export const unauthorized = (message = 'Missing or invalid credential.'): DomainError => ({
+  _tag: 'Unauthorized',
+  message,
+});
+export const forbidden = (missingScopes: readonly string[], message?: string): DomainError => ({
+  _tag: 'Forbidden',
+  message: message ?? `The credential lacks the scope ${missingScopes.join(', ')}.`,
+  missingScopes,
+});
+export const scopeMismatch = (message: string): DomainError => ({ _tag: 'ScopeMismatch', message });
+export const identityNotFound = (id: string): DomainError => ({ _tag: 'IdentityNotFound', id });
+export const identityAlreadySquashed = (id: string): DomainError => ({ _tag: 'IdentityAlreadySquashed', id });
+export const identityExpired = (id: string): DomainError => ({ _tag: 'IdentityExpired', id });
+export const quotaExceeded = (resource: string, limit: number, requested: number): DomainError => ({
+  _tag: 'QuotaExceeded',
+  resource,
+  limit,
+  requested,
+});
+export const batchTooLarge = (max: number, requested: number): DomainError => ({
+  _tag: 'BatchTooLarge',
+  max,
+  requested,
+});
+export const lineageDepthExceeded = (max: number): DomainError => ({ _tag: 'LineageDepthExceeded', max });
+export const domainNotFound = (domain: string): DomainError => ({ _tag: 'DomainNotFound', domain });
+export const eventNotFound = (id: string): DomainError => ({ _tag: 'EventNotFound', id });
+export const extractionNotFound = (identityId: string): DomainError => ({ _tag: 'ExtractionNotFound', identityId });
+export const idempotencyKeyReused = (): DomainError => ({ _tag: 'IdempotencyKeyReused' });
+export const idempotencyInProgress = (): DomainError => ({ _tag: 'IdempotencyInProgress' });
+export const notFound = (resource: string, id: string): DomainError => ({ _tag: 'NotFound', resource, id });

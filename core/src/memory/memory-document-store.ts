@@ -1,0 +1,88 @@
+import type {
+  CollectionSpec,
+  DocumentStore,
+  FindQuery,
+  NewDocument,
+  StoredDocument,
+} from '../ports/document-store.js';
+import { compareScalars, matchesQuery } from './match.js';
+
+/**
+ * The reference store: everything in one process's memory, copied on the way in and out so
+ * callers can never mutate stored state. Atomic because no operation awaits between its read
+ * and its write.
+ */
+export class MemoryDocumentStore implements DocumentStore {
+  private readonly collections = new Map<string, Map<string, StoredDocument>>();
+  private closed = false;
+
+  async init(collections: readonly CollectionSpec[]): Promise<void> {
+    for (const spec of collections) this.collection(spec.name);
+  }
+
+  async get(collection: string, id: string): Promise<StoredDocument | undefined> {
+    const doc = this.collection(collection).get(id);
+    return doc === undefined ? undefined : structuredClone(doc);
+  }
+
+  async insert(collection: string, doc: NewDocument): Promise<'inserted' | 'exists'> {
+    const docs = this.collection(collection);
+    if (docs.has(doc.id)) return 'exists';
+    docs.set(doc.id, { ...structuredClone(doc), version: 1 });
+    return 'inserted';
+  }
+
+  async replace(collection: string, doc: NewDocument, expectedVersion: number): Promise<boolean> {
+    const docs = this.collection(collection);
+    const current = docs.get(doc.id);
+    if (current === undefined || current.version !== expectedVersion) return false;
+    docs.set(doc.id, { ...structuredClone(doc), version: expectedVersion + 1 });
+    return true;
+  }
+
+  async remove(collection: string, id: string, expectedVersion?: number): Promise<boolean> {
+    const docs = this.collection(collection);
+    const current = docs.get(id);
+    if (current === undefined) return false;
+    if (expectedVersion !== undefined && current.version !== expectedVersion) return false;
+    return docs.delete(id);
+  }
+
+  async find(collection: string, query: FindQuery): Promise<StoredDocument[]> {
+    const matching = [...this.collection(collection).values()].filter((doc) => matchesQuery(doc, query));
+    const field = query.sort?.field ?? 'id';
+    const sign = query.sort?.direction === 'desc' ? -1 : 1;
+    matching.sort((a, b) => sign * (compareScalars(a[field], b[field]) || compareScalars(a.id, b.id)));
+    const offset = query.offset ?? 0;
+    const end = query.limit === undefined ? undefined : offset + query.limit;
+    return matching.slice(offset, end).map((doc) => structuredClone(doc));
+  }
+
+  async count(collection: string, query: Pick<FindQuery, 'where' | 'range'> = {}): Promise<number> {
+    let n = 0;
+    for (const doc of this.collection(collection).values()) if (matchesQuery(doc, query)) n += 1;
+    return n;
+  }
+
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('memory store is closed');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.collections.clear();
+  }
+
+  private collection(name: string): Map<string, StoredDocument> {
+    if (this.closed) throw new Error('memory store is closed');
+    let docs = this.collections.get(name);
+    if (docs === undefined) {
+      docs = new Map();
+      this.collections.set(name, docs);
+    }
+    return docs;
+  }
+}
+
+/** A new, empty in-memory store. */
+export const createMemoryDocumentStore = (): MemoryDocumentStore => new MemoryDocumentStore();

@@ -1,0 +1,40 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Clock } from '../ports/clock.js';
+import type { Ids } from '../ports/ids.js';
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Wall-clock time. */
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Identifiers from node:crypto: `<prefix>_` + 24 base64url characters (144 random bits). */
+export const cryptoIds: Ids = {
+  next: (prefix) => `${prefix}_${randomBytes(18).toString('base64url')}`,
+  secret: (length) => {
+    let out = '';
+    for (let i = 0; i < length; i += 1) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+    return out;
+  },
+};
+
+/** A clock that only moves when told to: for tests of TTLs, leases and retries. */
+export class FakeClock implements Clock {
+  private current: number;
+
+  constructor(start: Date | string = '2026-01-01T00:00:00.000Z') {
+    this.current = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  /** Moves time forward by `ms` milliseconds. */
+  advance(ms: number): void {
+    this.current += ms;
+  }
+
+  set(instant: Date | string): void {
+    this.current = new Date(instant).getTime();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * The one storage primitive every ephemail store implements (ARCHITECTURE rule 5).
+ *
+ * Repositories in core are built on these few operations, so a new backend only has to get
+ * these right, and the contract suite in `test/` proves it. Every operation touches a single
+ * document, which is the atomicity floor of the scale-out store (rule 6).
+ */
+
+/** A value that can be compared in a filter or range, and indexed by every backend. */
+export type Scalar = string | number | boolean | null;
+
+/**
+ * A stored document. `id` is unique within its collection. `version` starts at 1 on insert and
+ * grows by one on every successful {@link DocumentStore.replace}; it is the compare-and-set token.
+ * Other fields are JSON values.
+ */
+export interface StoredDocument {
+  readonly id: string;
+  readonly version: number;
+  readonly [field: string]: unknown;
+}
+
+/** A document before it is stored: the store assigns `version`. */
+export type NewDocument = { readonly id: string; readonly [field: string]: unknown };
+
+/** Equality on top-level fields; `{ in: [...] }` matches any of the listed values. */
+export type Filter = Readonly<Record<string, Scalar | { readonly in: readonly Scalar[] }>>;
+
+/** A range on one top-level field. Strings compare by code unit (ISO timestamps sort by time). */
+export interface RangeCondition {
+  readonly field: string;
+  readonly gt?: Scalar;
+  readonly gte?: Scalar;
+  readonly lt?: Scalar;
+  readonly lte?: Scalar;
+}
+
+export interface FindQuery {
+  readonly where?: Filter;
+  readonly range?: RangeCondition;
+  /** Sort by one field; ties are always broken by `id` in the same direction. Default: `id` asc. */
+  readonly sort?: { readonly field: string; readonly direction: 'asc' | 'desc' };
+  /** At most this many documents; no limit when absent. */
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** The collections a store must be ready for, and which field combinations are queried together. */
+export interface CollectionSpec {
+  readonly name: string;
+  /** Each entry is a compound index, in order: equality fields first, then the range or sort field. */
+  readonly indexes: readonly (readonly string[])[];
+}
+
+export interface DocumentStore {
+  /**
+   * Prepares the collections and indexes. Idempotent: safe to call on every start-up, from any
+   * number of processes at once.
+   */
+  init(collections: readonly CollectionSpec[]): Promise<void>;
+
+  /** The document with this id, or `undefined` when there is none. */
+  get(collection: string, id: string): Promise<StoredDocument | undefined>;
+
+  /**
+   * Inserts the document with `version: 1` unless a document with the same id exists.
+   * Atomic: of N concurrent inserts of one id, exactly one answers `'inserted'`.
+   */
+  insert(collection: string, doc: NewDocument): Promise<'inserted' | 'exists'>;
+
+  /**
+   * Compare-and-set: replaces the whole document (all fields but `id`) only when the stored
+   * `version` equals `expectedVersion`; the stored version becomes `expectedVersion + 1`.
+   * Answers `false` when the document is absent or its version differs. Atomic: of N concurrent
+   * replaces with the same expected version, exactly one answers `true`.
+   */
+  replace(collection: string, doc: NewDocument, expectedVersion: number): Promise<boolean>;
+
+  /**
+   * Deletes the document; when `expectedVersion` is given, only if the stored version equals it.
+   * Answers whether a document was deleted.
+   */
+  remove(collection: string, id: string, expectedVersion?: number): Promise<boolean>;
+
+  /** Documents matching the query, in the requested order. */
+  find(collection: string, query: FindQuery): Promise<StoredDocument[]>;
+
+  /** How many documents match the filter and range. */
+  count(collection: string, query?: Pick<FindQuery, 'where' | 'range'>): Promise<number>;
+
+  /** Resolves when the backend answers; rejects when it does not (used by readiness checks). */
+  ping(): Promise<void>;
+
+  /** Releases the backend's resources. The store is unusable afterwards. */
+  close(): Promise<void>;
+}
