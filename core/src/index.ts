@@ -7,3 +7,25 @@ export * from './domain/errors.js';
 export * from './domain/plans.js';
 export * from './domain/scopes.js';
 export * from './domain/time.js';
+export * from './domain/identity.js';
+export * from './domain/event.js';
+export * from './auth/principal.js';
+export * from './auth/secrets.js';
+export { type ApiKeyRecord, type ApiKeySummary, type CreateApiKeyInput } from './auth/api-keys.js';
+export { ACCESS_TOKEN_TTL, type IssuedAccessToken } from './auth/access-tokens.js';
+export * from './schemas.js';
+export * from './deps.js';
+export { COLLECTIONS } from './store/collections.js';
+export { EventHub, type EventListener } from './store/event-hub.js';
+export { type Page } from './use-cases/identities.js';
+export { type Lineage, type LineageNode } from './use-cases/lineage.js';
+export { type BulkSquashResult } from './use-cases/bulk.js';
+export { type MaintenanceReport } from './use-cases/expire-identities.js';
+export {
+  type IdempotencyClaim,
+  type IdempotencyScope,
+  type StoredResponse,
+  fingerprint,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from './use-cases/idempotency.js';
+export * from './ephemail.js';

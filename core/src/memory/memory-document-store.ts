@@ -25,14 +25,14 @@ export class MemoryDocumentStore implements DocumentStore {
     return doc === undefined ? undefined : structuredClone(doc);
   }
 
-  async insert(collection: string, doc: NewDocument): Promise<'inserted' | 'exists'> {
+  async insert<T extends NewDocument>(collection: string, doc: T): Promise<'inserted' | 'exists'> {
     const docs = this.collection(collection);
     if (docs.has(doc.id)) return 'exists';
     docs.set(doc.id, { ...structuredClone(doc), version: 1 });
     return 'inserted';
   }
 
-  async replace(collection: string, doc: NewDocument, expectedVersion: number): Promise<boolean> {
+  async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {
     const docs = this.collection(collection);
     const current = docs.get(doc.id);
     if (current === undefined || current.version !== expectedVersion) return false;

@@ -20,8 +20,11 @@ export interface StoredDocument {
   readonly [field: string]: unknown;
 }
 
-/** A document before it is stored: the store assigns `version`. */
-export type NewDocument = { readonly id: string; readonly [field: string]: unknown };
+/**
+ * A document before it is stored: any JSON object with an `id`; the store assigns `version`.
+ * (No index signature, so records declared as interfaces can be passed as they are.)
+ */
+export type NewDocument = { readonly id: string };
 
 /** Equality on top-level fields; `{ in: [...] }` matches any of the listed values. */
 export type Filter = Readonly<Record<string, Scalar | { readonly in: readonly Scalar[] }>>;
@@ -66,7 +69,7 @@ export interface DocumentStore {
    * Inserts the document with `version: 1` unless a document with the same id exists.
    * Atomic: of N concurrent inserts of one id, exactly one answers `'inserted'`.
    */
-  insert(collection: string, doc: NewDocument): Promise<'inserted' | 'exists'>;
+  insert<T extends NewDocument>(collection: string, doc: T): Promise<'inserted' | 'exists'>;
 
   /**
    * Compare-and-set: replaces the whole document (all fields but `id`) only when the stored
@@ -74,7 +77,7 @@ export interface DocumentStore {
    * Answers `false` when the document is absent or its version differs. Atomic: of N concurrent
    * replaces with the same expected version, exactly one answers `true`.
    */
-  replace(collection: string, doc: NewDocument, expectedVersion: number): Promise<boolean>;
+  replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean>;
 
   /**
    * Deletes the document; when `expectedVersion` is given, only if the stored version equals it.

@@ -1,0 +1,44 @@
+/** Event types of the spec's webhook table, plus `identity.activated` (a stored lifecycle event). */
+export const EVENT_TYPES = [
+  'email.received',
+  'extraction.completed',
+  'identity.provisioned',
+  'identity.activated',
+  'identity.extended',
+  'identity.squashed',
+  'identity.expired',
+  'consumer.notification.sent',
+  'consumer.notification.failed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** One entry of the event log (the outbox every relay reads). */
+export interface EventRecord {
+  readonly id: string;
+  readonly type: string;
+  readonly identity_id: string;
+  /** Position in the identity's own history (1, 2, ...): orders events written in one millisecond. */
+  readonly seq: number;
+  readonly org_id: string;
+  readonly project_id: string;
+  readonly occurred_at: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** The event as the API and webhooks show it: tenant fields stay internal. */
+export interface PublicEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly identity_id: string;
+  readonly occurred_at: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export const toPublicEvent = (event: EventRecord): PublicEvent => ({
+  id: event.id,
+  type: event.type,
+  identity_id: event.identity_id,
+  occurred_at: event.occurred_at,
+  data: event.data,
+});

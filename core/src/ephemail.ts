@@ -1,0 +1,108 @@
+import type * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { exchangeToken } from './auth/access-tokens.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './auth/api-keys.js';
+import { authenticate } from './auth/authenticate.js';
+import { ensureOrganization, ensureProject } from './auth/tenancy.js';
+import type { CoreConfig, CoreDeps } from './deps.js';
+import { DEFAULT_PLANS } from './domain/plans.js';
+import { cryptoIds, systemClock } from './memory/system.js';
+import type { Clock } from './ports/clock.js';
+import type { DocumentStore } from './ports/document-store.js';
+import type { Ids } from './ports/ids.js';
+import { COLLECTIONS } from './store/collections.js';
+import { EventHub } from './store/event-hub.js';
+import { bulkCreateIdentities, bulkSquashIdentities } from './use-cases/bulk.js';
+import { runMaintenanceTick } from './use-cases/expire-identities.js';
+import { latestEvent, listEvents } from './use-cases/events.js';
+import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from './use-cases/idempotency.js';
+import {
+  createIdentity,
+  extendIdentity,
+  getIdentity,
+  listIdentities,
+  squashIdentity,
+} from './use-cases/identities.js';
+import { createChild, getLineage, revokeChildren } from './use-cases/lineage.js';
+
+export interface EphemailOptions {
+  readonly store: DocumentStore;
+  readonly inboxDomain: string;
+  readonly clock?: Clock;
+  readonly ids?: Ids;
+  readonly config?: Partial<Omit<CoreConfig, 'inboxDomain'>>;
+}
+
+/** Turns a TaskEither-returning use case into a Promise-returning one, for embedders. */
+const run =
+  <A extends unknown[], R>(useCase: (...args: A) => TE.TaskEither<unknown, R>) =>
+  (...args: A): Promise<E.Either<Parameters<typeof settle>[0], R>> =>
+    useCase(...args)() as Promise<E.Either<Parameters<typeof settle>[0], R>>;
+const settle = (error: import('./domain/errors.js').DomainError) => error;
+
+/**
+ * The embeddable service: every use case over the given store, clock and ids. Methods answer
+ * `Promise<Either<DomainError, A>>`; a rejected promise means infrastructure failed.
+ */
+export const createEphemail = (options: EphemailOptions) => {
+  const deps: CoreDeps = {
+    store: options.store,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? cryptoIds,
+    hub: new EventHub(),
+    config: {
+      inboxDomain: options.inboxDomain,
+      plans: options.config?.plans ?? DEFAULT_PLANS,
+      idempotencyRetentionMs: options.config?.idempotencyRetentionMs ?? 24 * 3_600_000,
+      idempotencyLeaseMs: options.config?.idempotencyLeaseMs ?? 60_000,
+    },
+  };
+  return {
+    deps,
+    /** Prepares the store's collections and indexes; call once at start-up. */
+    init: () => deps.store.init(COLLECTIONS),
+    ready: () => deps.store.ping(),
+    close: () => deps.store.close(),
+    auth: {
+      authenticate: (input: Parameters<typeof authenticate>[1]) => authenticate(deps, input),
+      exchangeToken: (...args: Parameters<typeof exchangeToken> extends [CoreDeps, ...infer R] ? R : never) =>
+        exchangeToken(deps, ...args),
+      createApiKey: (input: Parameters<typeof createApiKey>[1]) => createApiKey(deps, input),
+      listApiKeys: (orgId?: string) => listApiKeys(deps, orgId),
+      revokeApiKey: (keyId: string) => revokeApiKey(deps, keyId),
+      ensureOrganization: (input: Parameters<typeof ensureOrganization>[1]) => ensureOrganization(deps, input),
+      ensureProject: (input: Parameters<typeof ensureProject>[1]) => ensureProject(deps, input),
+    },
+    identities: {
+      create: run(createIdentity(deps)),
+      get: run(getIdentity(deps)),
+      list: run(listIdentities(deps)),
+      extend: run(extendIdentity(deps)),
+      squash: run(squashIdentity(deps)),
+      createChild: run(createChild(deps)),
+      revokeChildren: run(revokeChildren(deps)),
+      lineage: run(getLineage(deps)),
+      bulkCreate: run(bulkCreateIdentities(deps)),
+      bulkSquash: run(bulkSquashIdentities(deps)),
+    },
+    events: {
+      list: run(listEvents(deps)),
+      latest: run(latestEvent(deps)),
+      /** In-process notification of newly logged events (a fast path, not the source of truth). */
+      subscribe: (listener: Parameters<EventHub['subscribe']>[0]) => deps.hub.subscribe(listener),
+    },
+    idempotency: {
+      claim: (...args: Parameters<typeof claimIdempotencyKey> extends [CoreDeps, ...infer R] ? R : never) =>
+        claimIdempotencyKey(deps, ...args),
+      complete: (...args: Parameters<typeof completeIdempotencyKey> extends [CoreDeps, ...infer R] ? R : never) =>
+        completeIdempotencyKey(deps, ...args),
+      release: (...args: Parameters<typeof releaseIdempotencyKey> extends [CoreDeps, ...infer R] ? R : never) =>
+        releaseIdempotencyKey(deps, ...args),
+    },
+    maintenance: {
+      tick: (owner: string, options?: Parameters<typeof runMaintenanceTick>[2]) => runMaintenanceTick(deps, owner, options),
+    },
+  };
+};
+
+export type Ephemail = ReturnType<typeof createEphemail>;

@@ -1,0 +1,119 @@
+import { decodeEntities } from './entities.js';
+import type { MessageLink } from './types.js';
+
+/** Visible text and anchors of an HTML body. */
+export interface HtmlView {
+  readonly text: string;
+  readonly links: MessageLink[];
+}
+
+// Attribute runs and quoted values are bounded so hostile markup (thousands of unclosed tags)
+// costs linear time instead of rescanning to the end for every '<'.
+// Content of these elements is never shown to the reader.
+const INVISIBLE = new Set(['head', 'style', 'script', 'title', 'noscript', 'template', 'svg', 'xml']);
+const BLOCK = new Set([
+  'p', 'div', 'br', 'tr', 'li', 'ul', 'ol', 'table', 'tbody', 'thead', 'h1', 'h2', 'h3', 'h4', 'h5',
+  'h6', 'hr', 'blockquote', 'center', 'section', 'article', 'header', 'footer', 'pre', 'dd', 'dt', 'body',
+]);
+// Cells become tab-separated so "one digit per cell" codes survive as a recognisable run.
+const CELL = new Set(['td', 'th']);
+const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'area', 'base', 'wbr', 'source']);
+const TOKEN = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<([/]?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]{0,8192}"|'[^']{0,8192}'){0,4096})>|<![^>]*>|<\?[^>]*>/g;
+const ATTR = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/i;
+const INVISIBLE_CHARS = /[\u200b-\u200f\u2060\ufeff\u034f\u00ad]/g;
+
+const attrs = (source: string): Map<string, string> => {
+  const out = new Map<string, string>();
+  for (const m of source.matchAll(ATTR)) {
+    const name = (m[1] ?? '').toLowerCase();
+    if (!out.has(name)) out.set(name, decodeEntities(m[2] ?? m[3] ?? m[4] ?? ''));
+  }
+  return out;
+};
+
+const squash = (s: string): string => s.replace(INVISIBLE_CHARS, '').replace(/[ \t\r\n\f\u00a0]+/g, ' ');
+
+interface OpenAnchor {
+  href: string;
+  text: string;
+  image: string;
+}
+
+/** Mutable state of one conversion; kept in a class so the tag handler stays small. */
+class Walker {
+  out: string[] = [];
+  links: MessageLink[] = [];
+  skip: { name: string; depth: number } | undefined;
+  anchor: OpenAnchor | undefined;
+
+  emit(s: string): void {
+    this.out.push(s);
+    if (this.anchor) this.anchor.text += s;
+  }
+
+  text(raw: string): void {
+    if (this.skip || raw.length === 0) return;
+    const s = squash(decodeEntities(raw));
+    if (s.length > 0) this.emit(s);
+  }
+
+  tag(closing: boolean, name: string, attrSource: string): void {
+    if (this.skip) {
+      if (name === this.skip.name && !VOID.has(name)) this.skip.depth += closing ? -1 : attrSource.endsWith('/') ? 0 : 1;
+      if (this.skip.depth <= 0) this.skip = undefined;
+      return;
+    }
+    if (!closing && !VOID.has(name) && !attrSource.endsWith('/')) {
+      if (INVISIBLE.has(name) || HIDDEN_STYLE.test(attrs(attrSource).get('style') ?? '')) {
+        this.skip = { name, depth: 1 };
+        return;
+      }
+    }
+    if (name === 'a') return this.anchorTag(closing, attrSource);
+    if (name === 'img' && this.anchor) this.anchor.image ||= attrs(attrSource).get('alt') ?? ' ';
+    if (BLOCK.has(name)) this.emit('\n');
+    else if (CELL.has(name) && closing) this.emit('\t');
+  }
+
+  anchorTag(closing: boolean, attrSource: string): void {
+    if (this.anchor) this.closeAnchor();
+    if (closing) return;
+    const href = attrs(attrSource).get('href');
+    if (href !== undefined) this.anchor = { href: href.trim(), text: '', image: '' };
+  }
+
+  closeAnchor(): void {
+    const a = this.anchor;
+    this.anchor = undefined;
+    if (!a) return;
+    const text = a.text.replace(/\s+/g, ' ').trim();
+    const imageOnly = text.length === 0 && a.image.length > 0;
+    this.links.push({ href: a.href, text: imageOnly ? a.image.trim() : text, ...(imageOnly ? { imageOnly } : {}) });
+  }
+}
+
+/**
+ * Converts an HTML body to the text a reader sees and the anchors they can click. Deliberately
+ * small (no DOM): enough for mail, where layout is tables and inline styles. Elements hidden
+ * with inline styles are dropped, so preheaders and tracking text do not look like content.
+ */
+export const htmlToView = (html: string): HtmlView => {
+  const w = new Walker();
+  let last = 0;
+  for (const m of html.matchAll(TOKEN)) {
+    w.text(html.slice(last, m.index));
+    last = m.index + m[0].length;
+    if (m[2] !== undefined) w.tag(m[1] === '/', m[2].toLowerCase(), (m[3] ?? '').trim());
+  }
+  w.text(html.slice(last));
+  w.closeAnchor();
+  const text = w.out
+    .join('')
+    .split('\n')
+    .map((line) => line.replace(/^[ \t]+|[ \t]+$/g, '').replace(/ ?\t ?/g, '\t'))
+    .filter((line, i, lines) => line.length > 0 || (i > 0 && (lines[i - 1] ?? '').length > 0))
+    .join('\n')
+    .trim();
+  return { text, links: w.links };
+};

@@ -1,0 +1,113 @@
+// Keyword lexicons for the languages the engine supports: en de fr es pt it nl pl tr ru uk ar he
+// hi th vi id ja zh ko. Stems are used where languages inflect ("подтвер", "doğrula") so one entry
+// covers the forms; scripts without spaces (ja, zh, th) match as substrings.
+
+/** Words that introduce a one-time code. */
+export const CODE_WORDS = [
+  'code', 'codes', 'otp', 'one-time password', 'one time password', 'passcode', 'pin', 'security code',
+  'verification number', 'token',
+  'bestätigungscode', 'sicherheitscode', 'einmalpasswort', 'einmalcode', 'anmeldecode', 'zugangscode',
+  'prüfcode', 'verifizierungscode', 'kennung',
+  'mot de passe à usage unique', 'código', 'codigo', 'clave', 'contraseña de un solo uso', 'senha única',
+  'codice', 'verificatiecode', 'inlogcode', 'kod', 'kodu', 'kodunuz', 'kodun', 'tek kullanımlık şifre',
+  'код', 'кодом', 'пароль', 'одноразов',
+  'رمز', 'الرمز', 'كود', 'الكود', 'קוד', 'סיסמה חד-פעמית',
+  'कोड', 'ओटीपी', 'पासकोड', 'รหัส', 'mã', 'mã xác minh', 'mã xác thực', 'kode', 'kata sandi sekali pakai',
+  'コード', 'ワンタイムパスワード', 'パスコード', '認証番号', '確認番号', '暗証番号',
+  '验证码', '驗證碼', '校验码', '代码', '代碼', '动态码', '一次性密码', '一次性密碼', '确认码', '確認碼',
+  '코드', '인증번호', '인증 번호', '확인 번호', '일회용 비밀번호', '보안 코드',
+];
+
+/** Words that mark a nearby number as something other than a secret. */
+export const DECOY_WORDS = [
+  'order', 'invoice', 'ref', 'reference', 'ticket', 'suite', 'ste', 'apt', 'phone', 'tel', 'fax', 'mobile',
+  'account id', 'account number', 'customer', 'member', 'transaction', 'tracking', 'booking',
+  'reservation', 'case', 'serial', 'version', 'build', 'receipt', 'po box', 'zip', 'postal', 'postcode',
+  'amount', 'total', 'price', 'balance', 'item', 'sku', 'id:', 'user id', 'street', 'floor',
+  'bestellung', 'rechnung', 'kundennummer', 'auftrag', 'telefon', 'commande', 'facture', 'téléphone',
+  'pedido', 'factura', 'teléfono', 'fatura', 'telefone', 'ordine', 'fattura', 'telefono', 'bestelling',
+  'zamówienie', 'faktura', 'sipariş', 'заказ', 'счёт', 'счет', 'телефон', 'замовлення', 'طلب', 'فاتورة',
+  'هاتف', 'הזמנה מס', 'חשבונית', 'ऑर्डर', 'คำสั่งซื้อ', 'đơn hàng', 'pesanan', '注文', '請求書', '电话',
+  '订单', '訂單', '발주', '주문', '전화',
+];
+
+/** Units that make a preceding number a duration ("expires in 10 minutes"). */
+export const TIME_WORDS = [
+  'sec', 'second', 'min', 'minute', 'hour', 'hr', 'day', 'week', 'month', 'year',
+  'sekunde', 'minute', 'stunde', 'tag', 'heure', 'jour', 'segundo', 'minuto', 'hora', 'día', 'dia',
+  'ora', 'ore', 'giorn', 'minuut', 'minuten', 'uur', 'dag', 'minut', 'godzin', 'dni', 'dakika', 'saat',
+  'gün', 'секунд', 'минут', 'час', 'дн', 'хвилин', 'годин', 'ثاني', 'دقيق', 'دقائق', 'ساع', 'يوم', 'أيام',
+  'שניות', 'דקות', 'שעות', 'ימים', 'सेकंड', 'मिनट', 'घंटे', 'दिन', 'วินาที', 'นาที', 'ชั่วโมง', 'วัน',
+  'giây', 'phút', 'giờ', 'ngày', 'detik', 'menit', 'jam', 'hari', '秒', '分', '時間', '日', '小时', '小時',
+  '天', '초', '분', '시간', '일',
+];
+
+/** Words of link text or context that say what a link is for, by link kind. */
+export const KIND_WORDS = {
+  password_reset: [
+    'reset', 'recover', 'forgot', 'new password', 'change password', 'choose a new', 'credentials',
+    'zurücksetzen', 'passwort ändern', 'wiederherstell', 'réinitialis', 'récupér', 'restablecer',
+    'recuperar', 'redefinir', 'reimpost', 'recuper', 'herstel', 'resetuj', 'zresetuj', 'odzysk',
+    'sıfırla', 'сброс', 'сбросить', 'восстанов', 'скину', 'відновл', 'إعادة تعيين', 'إعادة ضبط',
+    'استعادة', 'تغيير كلمة', 'איפוס', 'שחזור', 'रीसेट', 'รีเซ็ต', 'đặt lại', 'khôi phục', 'atur ulang',
+    'reset kata sandi', 'リセット', '再設定', '重置', '重設', '找回', '재설정',
+  ],
+  verify_email: [
+    'verify', 'verification', 'confirm', 'activate', 'activation', 'validate', 'bestätig', 'verifizier',
+    'aktivier', 'confirmer', 'vérifi', 'activer', 'confirmar', 'verificar', 'activar', 'ativar',
+    'conferm', 'verific', 'attiva', 'bevestig', 'verifieer', 'activeer', 'potwierd', 'zweryfik',
+    'aktywuj', 'doğrula', 'onayla', 'etkinleştir', 'подтверд', 'подтвер', 'актив', 'підтверд',
+    'تأكيد', 'توثيق', 'تحقق', 'تفعيل', 'אימות', 'אמת', 'אשר', 'सत्यापित', 'पुष्टि', 'ยืนยัน',
+    'xác minh', 'xác nhận', 'kích hoạt', 'verifikasi', 'konfirmasi', 'aktifkan', '確認', '認証',
+    '验证', '驗證', '确认', '激活', '인증', '확인',
+  ],
+  invite: [
+    'invite', 'invitation', 'invited', 'join', 'accept', 'einladung', 'eingeladen', 'beitreten',
+    'annehmen', 'rejoindre', 'accepter', 'invitación', 'invitado', 'unirte', 'unirse', 'aceptar',
+    'convite', 'convidado', 'aceitar', 'invito', 'invitato', 'unisciti', 'accetta', 'uitnodiging',
+    'uitgenodigd', 'zaproszen', 'dołącz', 'davet', 'katıl', 'приглаш', 'присоедин', 'запрош',
+    'دعوة', 'انضم', 'قبول', 'הזמנה', 'הצטרף', 'आमंत्रण', 'आमंत्रित', 'คำเชิญ', 'เชิญ', 'lời mời',
+    'tham gia', 'undangan', 'bergabung', '招待', '参加', '邀请', '邀請', '加入', '초대', '참여',
+  ],
+  sign_in: [
+    'sign in', 'sign-in', 'log in', 'log-in', 'login', 'signin', 'magic link', 'continue logging',
+    'anmelden', 'einloggen', 'connexion', 'se connecter', 'connecter', 'iniciar sesión', 'acceder',
+    'entrar', 'acessar', 'accedi', 'accesso', 'inloggen', 'aanmelden', 'zaloguj', 'logowan', 'giriş',
+    'войти', 'вход', 'увійти', 'вхід', 'تسجيل الدخول', 'الدخول', 'התחבר', 'כניסה', 'लॉग इन',
+    'साइन इन', 'เข้าสู่ระบบ', 'đăng nhập', 'masuk', 'ログイン', 'サインイン', '登录', '登入', '登錄', '로그인',
+  ],
+} as const;
+
+/** Words of link text or URL that mark a link as not a secret (footers, settings, revocation). */
+export const NEGATIVE_LINK_WORDS = [
+  'unsubscribe', 'opt out', 'opt-out', 'manage notifications', 'notification settings', 'preferences',
+  'privacy', 'terms', 'help', 'support', 'faq', 'contact', 'about us', 'blog', 'docs', 'revoke',
+  'report', 'deny', 'not you', "wasn't me", 'view in browser', 'view online', 'download the app',
+  'abmelden', 'abbestellen', 'datenschutz', 'hilfe', 'désabonner', 'désinscri', 'confidentialité',
+  'aide', 'darse de baja', 'cancelar suscripción', 'privacidad', 'ayuda', 'cancelar inscrição',
+  'privacidade', 'ajuda', 'disiscriviti', 'annulla iscrizione', 'aiuto', 'afmelden', 'uitschrijven',
+  'wypisz', 'rezygnuj', 'pomoc', 'abonelikten', 'gizlilik', 'yardım', 'отписаться', 'отписк',
+  'конфиденциальн', 'помощь', 'відписатися', 'إلغاء الاشتراك', 'الخصوصية', 'مساعدة', 'הסר',
+  'ביטול מנוי', 'פרטיות', 'सदस्यता समाप्त', 'गोपनीयता', 'ยกเลิกการสมัคร', 'hủy đăng ký',
+  'berhenti berlangganan', '配信停止', '購読解除', 'プライバシー', '退订', '取消订阅', '隐私', '帮助',
+  '수신 거부', '수신거부', '개인정보',
+];
+
+const LETTERLIKE = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u;
+
+/**
+ * Compiles a word list into one case-insensitive pattern. Words that begin with a Latin,
+ * Cyrillic or Greek letter must start at a word boundary; other scripts match anywhere, since
+ * they do not separate words with spaces or attach particles to them.
+ */
+export const compileWords = (words: readonly string[], flags = 'giu'): RegExp => {
+  const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s\\u00a0]+');
+  const sorted = [...new Set(words)].sort((a, b) => b.length - a.length);
+  const bounded = sorted.filter((w) => LETTERLIKE.test(w)).map(escape);
+  const free = sorted.filter((w) => !LETTERLIKE.test(w)).map(escape);
+  const parts = [
+    ...(bounded.length > 0 ? [`(?<![\\p{L}\\p{N}])(?:${bounded.join('|')})`] : []),
+    ...(free.length > 0 ? [`(?:${free.join('|')})`] : []),
+  ];
+  return new RegExp(parts.join('|'), flags);
+};

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ACCESS_TOKEN_TTL } from './auth/access-tokens.js';
+import { EXTEND_HOURS, IDENTITY_STATUSES, TTL_HOURS } from './domain/identity.js';
+import { SCOPES } from './domain/scopes.js';
+
+/**
+ * Request schemas of the /v1 API. The HTTP adapter validates with them and generates the
+ * OpenAPI document from them, so validation and documentation cannot drift apart.
+ */
+
+const label = z.string().trim().min(1).max(200).describe('Human-readable name of the identity.');
+const ttlHours = z
+  .number()
+  .int()
+  .min(TTL_HOURS.min)
+  .max(TTL_HOURS.max)
+  .describe(`Lifetime in hours, ${TTL_HOURS.min}..${TTL_HOURS.max}.`);
+const hostname = z
+  .string()
+  .max(253)
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a domain name');
+const metadata = z
+  .record(z.string().max(100), z.json())
+  .refine((value) => Object.keys(value).length <= 50, 'at most 50 keys')
+  .refine((value) => JSON.stringify(value).length <= 8192, 'at most 8 KiB as JSON')
+  .describe('Arbitrary key-value pairs kept with the identity.');
+const identityId = z.string().min(1).max(100);
+
+export const CreateIdentityBody = z.strictObject({
+  label,
+  domain: hostname.optional().describe('Mail domain; default the inbox domain.'),
+  ttl_hours: ttlHours.optional(),
+  metadata: metadata.optional(),
+});
+export type CreateIdentityBody = z.infer<typeof CreateIdentityBody>;
+
+export const ExtendIdentityBody = z.strictObject({
+  additional_hours: z.number().int().min(EXTEND_HOURS.min).max(EXTEND_HOURS.max),
+});
+export type ExtendIdentityBody = z.infer<typeof ExtendIdentityBody>;
+
+export const CreateChildBody = z.strictObject({
+  label,
+  ttl_hours: ttlHours.optional().describe("Default: the parent's TTL, capped at the parent's expiry."),
+});
+export type CreateChildBody = z.infer<typeof CreateChildBody>;
+
+export const BulkCreateBody = z.strictObject({
+  identities: z.array(z.strictObject({ label, ttl_hours: ttlHours.optional() })).min(1).max(1000),
+});
+export type BulkCreateBody = z.infer<typeof BulkCreateBody>;
+
+export const BulkSquashBody = z.strictObject({
+  identity_ids: z.array(identityId).min(1).max(200),
+});
+export type BulkSquashBody = z.infer<typeof BulkSquashBody>;
+
+/** Query numbers arrive as strings; limits above the maximum are refused, not clamped. */
+const pageNumber = (max: number | undefined, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a non-negative integer')
+    .transform(Number)
+    .pipe(max === undefined ? z.number().int().min(0) : z.number().int().min(1).max(max))
+    .optional()
+    .transform((value) => value ?? fallback);
+
+export const pageQuery = (defaultLimit: number, maxLimit: number) =>
+  z.strictObject({ limit: pageNumber(maxLimit, defaultLimit), offset: pageNumber(undefined, 0) });
+
+export const ListIdentitiesQuery = pageQuery(50, 200).extend({ status: z.enum(IDENTITY_STATUSES).optional() });
+export type ListIdentitiesQuery = z.infer<typeof ListIdentitiesQuery>;
+
+export const TokenExchangeBody = z.strictObject({
+  scopes: z.array(z.enum(SCOPES)).min(1),
+  ttl_seconds: z
+    .number()
+    .int()
+    .min(ACCESS_TOKEN_TTL.min)
+    .max(ACCESS_TOKEN_TTL.max)
+    .optional()
+    .transform((value) => value ?? ACCESS_TOKEN_TTL.default),
+});
+export type TokenExchangeBody = z.infer<typeof TokenExchangeBody>;
+
+export const EmptyBody = z.strictObject({});

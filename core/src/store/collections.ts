@@ -1,0 +1,46 @@
+import type { CollectionSpec } from '../ports/document-store.js';
+
+/** Collection names, in one place so no repository misspells one. */
+export const C = {
+  identities: 'identities',
+  addresses: 'identity_addresses',
+  events: 'events',
+  organizations: 'organizations',
+  projects: 'projects',
+  apiKeys: 'api_keys',
+  accessTokens: 'access_tokens',
+  idempotency: 'idempotency',
+  counters: 'counters',
+  leases: 'leases',
+} as const;
+
+/** Every collection core uses, with the field combinations its queries filter and sort on. */
+export const COLLECTIONS: readonly CollectionSpec[] = [
+  {
+    name: C.identities,
+    indexes: [
+      ['org_id', 'project_id', 'created_at'],
+      ['org_id', 'project_id', 'status', 'created_at'],
+      ['status', 'expires_at'],
+      ['root_id', 'depth'],
+      ['parent_id', 'created_at'],
+      ['has_pending'],
+    ],
+  },
+  { name: C.addresses, indexes: [] },
+  {
+    name: C.events,
+    indexes: [
+      ['identity_id', 'seq'],
+      ['org_id', 'project_id', 'occurred_at'],
+      ['occurred_at'],
+    ],
+  },
+  { name: C.organizations, indexes: [] },
+  { name: C.projects, indexes: [['org_id']] },
+  { name: C.apiKeys, indexes: [['org_id', 'created_at']] },
+  { name: C.accessTokens, indexes: [['expires_at']] },
+  { name: C.idempotency, indexes: [['expires_at']] },
+  { name: C.counters, indexes: [] },
+  { name: C.leases, indexes: [] },
+];

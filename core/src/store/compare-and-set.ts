@@ -1,0 +1,42 @@
+import type { DocumentStore, NewDocument, StoredDocument } from '../ports/document-store.js';
+
+/** How often a read-modify-write retries after losing a race before it reports contention. */
+export const MAX_CAS_ATTEMPTS = 50;
+
+/** What a change function decides for the document it was given. */
+export type Change<T, R> =
+  | { readonly kind: 'write'; readonly doc: T; readonly result: R }
+  | { readonly kind: 'keep'; readonly result: R };
+
+export const write = <T, R>(doc: T, result: R): Change<T, R> => ({ kind: 'write', doc, result });
+export const keep = <T, R>(result: R): Change<T, R> => ({ kind: 'keep', result });
+
+/**
+ * Read-modify-write of one document with compare-and-set, retried when another writer got there
+ * first. `change` must be pure: it may run several times. Answers `undefined` when the document
+ * does not exist. Throws (infrastructure failure) only after {@link MAX_CAS_ATTEMPTS} lost races.
+ */
+export const updateWithRetry = async <T extends NewDocument, R>(
+  store: DocumentStore,
+  collection: string,
+  id: string,
+  change: (current: T & StoredDocument) => Change<T, R>,
+): Promise<{ result: R; doc: T; written: boolean } | undefined> => {
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+    const current = (await store.get(collection, id)) as (T & StoredDocument) | undefined;
+    if (current === undefined) return undefined;
+    const decision = change(current);
+    if (decision.kind === 'keep') return { result: decision.result, doc: current, written: false };
+    const { version: _version, ...next } = decision.doc as T & { version?: number };
+    if (await store.replace(collection, next as unknown as NewDocument, current.version)) {
+      return { result: decision.result, doc: decision.doc, written: true };
+    }
+  }
+  throw new Error(`contention: ${collection}/${id} changed ${MAX_CAS_ATTEMPTS} times during one update`);
+};
+
+/** Strips the store's `version` from a document read back, leaving the record's own fields. */
+export const withoutVersion = <T>(doc: StoredDocument): T => {
+  const { version: _version, ...rest } = doc;
+  return rest as T;
+};

@@ -1,0 +1,95 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { CoreDeps } from '../deps.js';
+import type { DomainError } from '../domain/errors.js';
+import { identityNotFound } from '../domain/errors.js';
+import type { EventRecord } from '../domain/event.js';
+import type { IdentityRecord, Transition } from '../domain/identity.js';
+import { iso } from '../domain/time.js';
+import { C } from './collections.js';
+import { keep, updateWithRetry, write } from './compare-and-set.js';
+import { releaseIdentities } from './quota.js';
+
+/** A new event for an identity, stamped now. */
+export const newEvent = (
+  deps: CoreDeps,
+  record: Pick<IdentityRecord, 'id' | 'org_id' | 'project_id'>,
+  type: string,
+  data: Readonly<Record<string, unknown>>,
+): Omit<EventRecord, 'seq'> => ({
+  id: deps.ids.next('evt'),
+  type,
+  identity_id: record.id,
+  org_id: record.org_id,
+  project_id: record.project_id,
+  occurred_at: iso(deps.clock.now()),
+  data,
+});
+
+/** The record with the event appended to its outbox, numbered after the identity's last event. */
+export const withEvent = (record: IdentityRecord, event: Omit<EventRecord, 'seq'>): IdentityRecord => ({
+  ...record,
+  pending_events: [...record.pending_events, { ...event, seq: record.event_count + 1 }],
+  event_count: record.event_count + 1,
+  has_pending: true,
+});
+
+/** Events whose log entry frees a place in the organization's identity quota. */
+const RELEASES_QUOTA = new Set(['identity.squashed', 'identity.expired']);
+
+/**
+ * Copies an identity's pending events to the event log, then removes them from the outbox.
+ * Safe to run any number of times, from any process: the log insert is insert-if-absent by event
+ * id, and only the process whose insert created the entry releases quota and wakes listeners.
+ */
+export const flushOutbox = async (deps: CoreDeps, identityId: string): Promise<void> => {
+  const record = (await deps.store.get(C.identities, identityId)) as IdentityRecord | undefined;
+  if (record === undefined || record.pending_events.length === 0) return;
+  const flushed = new Set<string>();
+  for (const event of record.pending_events) {
+    if ((await deps.store.insert(C.events, event)) === 'inserted') {
+      if (RELEASES_QUOTA.has(event.type)) await releaseIdentities(deps, event.org_id, 1);
+      deps.hub.publish(event);
+    }
+    flushed.add(event.id);
+  }
+  await updateWithRetry<IdentityRecord, void>(deps.store, C.identities, identityId, (current) => {
+    const rest = current.pending_events.filter((event) => !flushed.has(event.id));
+    if (rest.length === current.pending_events.length) return keep(undefined);
+    return write({ ...current, pending_events: rest, has_pending: rest.length > 0 }, undefined);
+  });
+};
+
+/** Flushes the outboxes a crash left behind; answers how many identities it flushed. */
+export const sweepOutboxes = async (deps: CoreDeps, limit = 500): Promise<number> => {
+  const stale = await deps.store.find(C.identities, { where: { has_pending: true }, limit });
+  for (const doc of stale) await flushOutbox(deps, doc.id);
+  return stale.length;
+};
+
+/**
+ * Applies a lifecycle rule to one identity with compare-and-set, writing its event in the same
+ * document, then flushes the outbox. `rule` answers a domain error, a transition, or `undefined`
+ * when there is nothing to change.
+ */
+export const applyTransition = async (
+  deps: CoreDeps,
+  identityId: string,
+  rule: (current: IdentityRecord) => E.Either<DomainError, Transition | undefined>,
+): Promise<E.Either<DomainError, IdentityRecord>> => {
+  const outcome = await updateWithRetry<IdentityRecord, E.Either<DomainError, IdentityRecord>>(
+    deps.store,
+    C.identities,
+    identityId,
+    (current) => {
+      const decided = rule(current);
+      if (E.isLeft(decided)) return keep(decided);
+      if (decided.right === undefined) return keep(E.right(current));
+      const { record, event } = decided.right;
+      const next = withEvent(record, newEvent(deps, record, event.type, event.data));
+      return write(next, E.right(next));
+    },
+  );
+  if (outcome === undefined) return E.left(identityNotFound(identityId));
+  if (outcome.written) await flushOutbox(deps, identityId);
+  return outcome.result;
+};

@@ -1,0 +1,49 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { CoreDeps } from '../deps.js';
+import { LIVE_STATUSES } from '../domain/identity.js';
+import { iso } from '../domain/time.js';
+import { C } from '../store/collections.js';
+import { acquireLease } from '../store/leases.js';
+import { sweepOutboxes } from '../store/outbox.js';
+import { expireNow } from './identity-access.js';
+import { purgeIdempotencyKeys } from './idempotency.js';
+
+export interface MaintenanceReport {
+  /** Whether this process held the maintenance lease for this tick. */
+  readonly leader: boolean;
+  readonly expired: number;
+  readonly outboxesFlushed: number;
+  readonly idempotencyKeysPurged: number;
+}
+
+const LEASE = 'maintenance';
+
+/**
+ * One tick of the store-backed maintenance job: expires identities whose TTL elapsed, flushes
+ * outboxes a crash left behind, purges old idempotency keys. Any number of processes may tick
+ * side by side: the lease keeps them from doing the same work, and each expiry is a
+ * compare-and-set, so even two holders (a lease that ran out mid-tick) never emit an event twice.
+ */
+export const runMaintenanceTick = async (
+  deps: CoreDeps,
+  owner: string,
+  options: { readonly leaseMs?: number; readonly batch?: number } = {},
+): Promise<MaintenanceReport> => {
+  if (!(await acquireLease(deps, LEASE, owner, options.leaseMs ?? 30_000))) {
+    return { leader: false, expired: 0, outboxesFlushed: 0, idempotencyKeysPurged: 0 };
+  }
+  const due = await deps.store.find(C.identities, {
+    where: { status: { in: [...LIVE_STATUSES] } },
+    range: { field: 'expires_at', lte: iso(deps.clock.now()) },
+    sort: { field: 'expires_at', direction: 'asc' },
+    limit: options.batch ?? 500,
+  });
+  let expired = 0;
+  for (const doc of due) {
+    const outcome = await expireNow(deps, doc.id);
+    if (E.isRight(outcome) && outcome.right.status === 'expired' && doc.status !== 'expired') expired += 1;
+  }
+  const outboxesFlushed = await sweepOutboxes(deps);
+  const idempotencyKeysPurged = await purgeIdempotencyKeys(deps);
+  return { leader: true, expired, outboxesFlushed, idempotencyKeysPurged };
+};

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { CoreDeps } from '../deps.js';
+import { iso, isoPlus } from '../domain/time.js';
+import type { StoredDocument } from '../ports/document-store.js';
+import { C } from '../store/collections.js';
+
+/** Where a key applies: the credential's tenant and the concrete route (`POST /v1/identities`). */
+export interface IdempotencyScope {
+  readonly orgId: string;
+  readonly projectId: string;
+  readonly route: string;
+}
+
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** What a request holding an idempotency key may do. */
+export type IdempotencyClaim =
+  | { readonly kind: 'proceed'; readonly claimId: string; readonly claimVersion: number }
+  | { readonly kind: 'replay'; readonly response: StoredResponse }
+  | { readonly kind: 'reused' }
+  | { readonly kind: 'in_progress' };
+
+interface IdempotencyRecord {
+  readonly id: string;
+  readonly state: 'in_flight' | 'done';
+  readonly request_hash: string;
+  readonly response: StoredResponse | null;
+  readonly created_at: string;
+  readonly lease_until: string;
+  readonly expires_at: string;
+}
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+const sha256 = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
+
+/** A fingerprint of a request body that ignores key order, so equal JSON bodies match. */
+export const fingerprint = (body: unknown): string => sha256(stableJson(body));
+
+const stableJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+};
+
+const decide = (existing: IdempotencyRecord, requestHash: string): IdempotencyClaim => {
+  if (existing.request_hash !== requestHash) return { kind: 'reused' };
+  if (existing.state === 'in_flight' || existing.response === null) return { kind: 'in_progress' };
+  return { kind: 'replay', response: existing.response };
+};
+
+/**
+ * Claims a key atomically: of N concurrent requests with one key, exactly one proceeds; the
+ * others see it in progress, or, once it completed, get its stored response replayed (a
+ * different body answers `reused`). A claim whose holder died is taken over after the lease;
+ * a key older than the retention period starts afresh.
+ */
+export const claimIdempotencyKey = async (
+  deps: CoreDeps,
+  scope: IdempotencyScope,
+  key: string,
+  requestHash: string,
+): Promise<IdempotencyClaim> => {
+  const id = sha256(`${scope.orgId}\n${scope.projectId}\n${scope.route}\n${key}`);
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const now = deps.clock.now();
+    const fresh: IdempotencyRecord = {
+      id,
+      state: 'in_flight',
+      request_hash: requestHash,
+      response: null,
+      created_at: iso(now),
+      lease_until: isoPlus(now, deps.config.idempotencyLeaseMs),
+      expires_at: isoPlus(now, deps.config.idempotencyRetentionMs),
+    };
+    if ((await deps.store.insert(C.idempotency, fresh)) === 'inserted') {
+      return { kind: 'proceed', claimId: id, claimVersion: 1 };
+    }
+    const existing = (await deps.store.get(C.idempotency, id)) as (IdempotencyRecord & StoredDocument) | undefined;
+    if (existing === undefined) continue;
+    const abandoned = existing.state === 'in_flight' && existing.lease_until <= iso(now);
+    if (existing.expires_at > iso(now) && !abandoned) return decide(existing, requestHash);
+    if (await deps.store.replace(C.idempotency, fresh, existing.version)) {
+      return { kind: 'proceed', claimId: id, claimVersion: existing.version + 1 };
+    }
+  }
+  return { kind: 'in_progress' };
+};
+
+/** Stores the response of the claim's request so later requests with the key replay it. */
+export const completeIdempotencyKey = async (
+  deps: CoreDeps,
+  claim: { readonly claimId: string; readonly claimVersion: number },
+  response: StoredResponse,
+): Promise<boolean> => {
+  const current = (await deps.store.get(C.idempotency, claim.claimId)) as (IdempotencyRecord & StoredDocument) | undefined;
+  if (current === undefined || current.version !== claim.claimVersion) return false;
+  const { version: _v, ...rest } = current;
+  return deps.store.replace(C.idempotency, { ...rest, state: 'done', response }, claim.claimVersion);
+};
+
+/** Gives the key back (the request failed in a way worth retrying), so a retry proceeds. */
+export const releaseIdempotencyKey = async (
+  deps: CoreDeps,
+  claim: { readonly claimId: string; readonly claimVersion: number },
+): Promise<void> => {
+  await deps.store.remove(C.idempotency, claim.claimId, claim.claimVersion);
+};
+
+/** Deletes keys past retention; answers how many. Run by the maintenance job. */
+export const purgeIdempotencyKeys = async (deps: CoreDeps, limit = 1000): Promise<number> => {
+  const stale = await deps.store.find(C.idempotency, { range: { field: 'expires_at', lte: iso(deps.clock.now()) }, limit });
+  let removed = 0;
+  for (const doc of stale) if (await deps.store.remove(C.idempotency, doc.id, doc.version)) removed += 1;
+  return removed;
+};

@@ -1,0 +1,98 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import type { Principal } from '../auth/principal.js';
+import type { CoreDeps } from '../deps.js';
+import type { DomainError } from '../domain/errors.js';
+import type { Identity, IdentityRecord, IdentityStatus } from '../domain/identity.js';
+import { extend, squash, TTL_HOURS, toIdentity } from '../domain/identity.js';
+import type { CreateIdentityBody } from '../schemas.js';
+import { C } from '../store/collections.js';
+import { applyTransition } from '../store/outbox.js';
+import { loadIdentity } from './identity-access.js';
+import { provisionIdentities, resolveDomain } from './provision-identities.js';
+
+/** A page of a list, as every paged endpoint answers it. */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** Creates one identity: `provisioned`, expiring after `ttl_hours` (default 24), within quota. */
+export const createIdentity =
+  (deps: CoreDeps) =>
+  (principal: Principal, input: CreateIdentityBody): TE.TaskEither<DomainError, Identity> =>
+    pipe(
+      TE.fromEither(resolveDomain(deps, input.domain)),
+      TE.flatMap((domain) => () => {
+        const spec = { label: input.label, ttlHours: input.ttl_hours ?? TTL_HOURS.default, metadata: input.metadata };
+        return provisionIdentities(deps, principal, [spec], { domain });
+      }),
+      TE.map(([record]) => toIdentity(record!)),
+    );
+
+/** One identity of the caller's project. */
+export const getIdentity =
+  (deps: CoreDeps) =>
+  (principal: Principal, id: string): TE.TaskEither<DomainError, Identity> =>
+    pipe(() => loadIdentity(deps, principal, id), TE.map(toIdentity));
+
+/** The project's identities, newest first, optionally of one status. */
+export const listIdentities =
+  (deps: CoreDeps) =>
+  (
+    principal: Principal,
+    query: { readonly status?: IdentityStatus; readonly limit: number; readonly offset: number },
+  ): TE.TaskEither<DomainError, Page<Identity>> =>
+  async () => {
+    const where = {
+      org_id: principal.orgId,
+      project_id: principal.projectId,
+      ...(query.status === undefined ? {} : { status: query.status }),
+    };
+    const [docs, total] = await Promise.all([
+      deps.store.find(C.identities, {
+        where,
+        sort: { field: 'created_at', direction: 'desc' },
+        limit: query.limit,
+        offset: query.offset,
+      }),
+      deps.store.count(C.identities, { where }),
+    ]);
+    const items = await Promise.all(docs.map((doc) => loadIdentity(deps, principal, doc.id)));
+    return E.right({
+      items: items.filter(E.isRight).map((item) => toIdentity(item.right)),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+    });
+  };
+
+/** Adds hours to a live identity's TTL; the identity becomes `extended`. */
+export const extendIdentity =
+  (deps: CoreDeps) =>
+  (principal: Principal, id: string, additionalHours: number): TE.TaskEither<DomainError, Identity> =>
+    pipe(
+      () => loadIdentity(deps, principal, id),
+      TE.flatMap((found) => () => applyTransition(deps, found.id, (current) => extend(current, additionalHours, deps.clock.now()))),
+      TE.map(toIdentity),
+    );
+
+/** Squashes an identity: irreversible; its inbox stops taking mail. Children stay live. */
+export const squashIdentity =
+  (deps: CoreDeps) =>
+  (principal: Principal, id: string, reason = 'api'): TE.TaskEither<DomainError, Identity> =>
+    pipe(
+      () => loadIdentity(deps, principal, id),
+      TE.flatMap((found) => () => squashRecord(deps, found, reason)),
+      TE.map(toIdentity),
+    );
+
+export const squashRecord = (
+  deps: CoreDeps,
+  record: IdentityRecord,
+  reason: string,
+): Promise<E.Either<DomainError, IdentityRecord>> =>
+  applyTransition(deps, record.id, (current) => squash(current, deps.clock.now(), reason));

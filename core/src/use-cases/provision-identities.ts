@@ -1,0 +1,110 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Principal } from '../auth/principal.js';
+import { planLimitsOf } from '../auth/tenancy.js';
+import type { CoreDeps } from '../deps.js';
+import type { DomainError } from '../domain/errors.js';
+import { batchTooLarge, domainNotFound, quotaExceeded } from '../domain/errors.js';
+import type { IdentityRecord } from '../domain/identity.js';
+import { HOUR_MS, iso, isoPlus } from '../domain/time.js';
+import { C } from '../store/collections.js';
+import { flushOutbox, newEvent, withEvent } from '../store/outbox.js';
+import { releaseIdentities, reserveIdentities } from '../store/quota.js';
+
+/** One identity to create. */
+export interface IdentitySpec {
+  readonly label: string;
+  readonly ttlHours: number;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/** Where new identities go: a domain, and for children the parent they hang from. */
+export interface Placement {
+  readonly domain: string;
+  readonly parent?: IdentityRecord;
+  /** When set, the batch may not exceed the plan's bulk batch size. */
+  readonly bulk?: boolean;
+}
+
+/** The domain an identity may use: the inbox domain (custom domains plug in here later). */
+export const resolveDomain = (deps: CoreDeps, requested: string | undefined): E.Either<DomainError, string> => {
+  const domain = (requested ?? deps.config.inboxDomain).toLowerCase();
+  return domain === deps.config.inboxDomain.toLowerCase() ? E.right(domain) : E.left(domainNotFound(domain));
+};
+
+/** Claims a fresh address: insert-if-absent on the address, retried on the rare collision. */
+const claimAddress = async (deps: CoreDeps, domain: string, identityId: string): Promise<string> => {
+  for (let attempt = 0; attempt < 8; attempt += 1) {
+    const email = `${deps.ids.secret(14).toLowerCase()}@${domain}`;
+    if ((await deps.store.insert(C.addresses, { id: email, identity_id: identityId })) === 'inserted') return email;
+  }
+  throw new Error('could not find a free address after 8 attempts');
+};
+
+const buildRecord = (
+  deps: CoreDeps,
+  principal: Principal,
+  spec: IdentitySpec,
+  id: string,
+  email: string,
+  parent: IdentityRecord | undefined,
+): IdentityRecord => {
+  const now = deps.clock.now();
+  const uncapped = isoPlus(now, spec.ttlHours * HOUR_MS);
+  const expiresAt = parent !== undefined && parent.expires_at < uncapped ? parent.expires_at : uncapped;
+  const record: IdentityRecord = {
+    id,
+    org_id: principal.orgId,
+    project_id: principal.projectId,
+    email,
+    label: spec.label,
+    status: 'provisioned',
+    created_at: iso(now),
+    expires_at: expiresAt,
+    ttl_hours: spec.ttlHours,
+    metadata: spec.metadata ?? {},
+    parent_id: parent?.id ?? null,
+    root_id: parent?.root_id ?? id,
+    depth: parent === undefined ? 0 : parent.depth + 1,
+    squashed_at: null,
+    activated_at: null,
+    pending_events: [],
+    event_count: 0,
+    has_pending: false,
+  };
+  const data = { email, label: spec.label, expires_at: expiresAt, parent_id: record.parent_id };
+  return withEvent(record, newEvent(deps, record, 'identity.provisioned', data));
+};
+
+/**
+ * Creates identities all or nothing against the plan quota: the places are reserved first with
+ * one compare-and-set, so a batch either fits whole or creates nothing. Each identity is written
+ * with its `identity.provisioned` event in the same document (see outbox).
+ */
+export const provisionIdentities = async (
+  deps: CoreDeps,
+  principal: Principal,
+  specs: readonly IdentitySpec[],
+  placement: Placement,
+): Promise<E.Either<DomainError, IdentityRecord[]>> => {
+  const limits = await planLimitsOf(deps, principal.orgId);
+  if (placement.bulk === true && specs.length > limits.bulkBatchSize) {
+    return E.left(batchTooLarge(limits.bulkBatchSize, specs.length));
+  }
+  if (!(await reserveIdentities(deps, principal.orgId, specs.length, limits.identities))) {
+    return E.left(quotaExceeded('identities', limits.identities, specs.length));
+  }
+  const created: IdentityRecord[] = [];
+  try {
+    for (const spec of specs) {
+      const id = deps.ids.next('ident');
+      const email = await claimAddress(deps, placement.domain, id);
+      const record = buildRecord(deps, principal, spec, id, email, placement.parent);
+      await deps.store.insert(C.identities, record);
+      created.push(record);
+    }
+  } finally {
+    if (created.length < specs.length) await releaseIdentities(deps, principal.orgId, specs.length - created.length);
+  }
+  for (const record of created) await flushOutbox(deps, record.id);
+  return E.right(created.map((record) => ({ ...record, pending_events: [], has_pending: false })));
+};
