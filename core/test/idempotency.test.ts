@@ -1,0 +1,64 @@
+import test from 'ava';
+import { fingerprint } from '../src/index.js';
+import { setup } from './support.js';
+
+const scope = { orgId: 'org_1', projectId: 'proj_1', route: 'POST /v1/identities' };
+
+test('idempotency: of 50 concurrent claims of one key exactly one proceeds', async (t) => {
+  const { app } = await setup();
+  const claims = await Promise.all(Array.from({ length: 50 }, () => app.idempotency.claim(scope, 'k1', fingerprint({ a: 1 }))));
+  t.is(claims.filter((c) => c.kind === 'proceed').length, 1);
+  t.is(claims.filter((c) => c.kind === 'in_progress').length, 49);
+});
+
+test('idempotency: a completed key replays the stored response; another body is reuse', async (t) => {
+  const { app } = await setup();
+  const claim = await app.idempotency.claim(scope, 'k2', fingerprint({ a: 1, b: 2 }));
+  if (claim.kind !== 'proceed') return t.fail(claim.kind);
+  t.true(await app.idempotency.complete(claim, { status: 201, body: { id: 'x' } }));
+  t.deepEqual(await app.idempotency.claim(scope, 'k2', fingerprint({ b: 2, a: 1 })), {
+    kind: 'replay',
+    response: { status: 201, body: { id: 'x' } },
+  });
+  t.deepEqual(await app.idempotency.claim(scope, 'k2', fingerprint({ a: 2 })), { kind: 'reused' });
+});
+
+test('idempotency: keys are scoped by tenant and route', async (t) => {
+  const { app } = await setup();
+  const first = await app.idempotency.claim(scope, 'k3', 'h');
+  t.is(first.kind, 'proceed');
+  t.is((await app.idempotency.claim({ ...scope, projectId: 'proj_2' }, 'k3', 'h')).kind, 'proceed');
+  t.is((await app.idempotency.claim({ ...scope, route: 'POST /v1/identities/bulk' }, 'k3', 'h')).kind, 'proceed');
+});
+
+test('idempotency: a released claim can be retried; an abandoned one is taken over after its lease', async (t) => {
+  const { app, clock } = await setup();
+  const claim = await app.idempotency.claim(scope, 'k4', 'h');
+  if (claim.kind !== 'proceed') return t.fail();
+  await app.idempotency.release(claim);
+  t.is((await app.idempotency.claim(scope, 'k4', 'h')).kind, 'proceed');
+  t.is((await app.idempotency.claim(scope, 'k4', 'h')).kind, 'in_progress');
+  clock.advance(app.deps.config.idempotencyLeaseMs);
+  t.is((await app.idempotency.claim(scope, 'k4', 'h')).kind, 'proceed');
+});
+
+test('idempotency: a key is forgotten after 24 hours', async (t) => {
+  const { app, clock } = await setup();
+  const claim = await app.idempotency.claim(scope, 'k5', 'h');
+  if (claim.kind !== 'proceed') return t.fail();
+  await app.idempotency.complete(claim, { status: 200, body: {} });
+  clock.advance(24 * 3_600_000 - 1);
+  t.is((await app.idempotency.claim(scope, 'k5', 'other')).kind, 'reused');
+  clock.advance(1);
+  t.is((await app.idempotency.claim(scope, 'k5', 'other')).kind, 'proceed');
+});
+
+test('idempotency: a stale completion (claim taken over) is refused', async (t) => {
+  const { app, clock } = await setup();
+  const first = await app.idempotency.claim(scope, 'k6', 'h');
+  clock.advance(app.deps.config.idempotencyLeaseMs);
+  const second = await app.idempotency.claim(scope, 'k6', 'h');
+  if (first.kind !== 'proceed' || second.kind !== 'proceed') return t.fail();
+  t.false(await app.idempotency.complete(first, { status: 200, body: 'late' }));
+  t.true(await app.idempotency.complete(second, { status: 200, body: 'current' }));
+});
