@@ -1,0 +1,7 @@
+export { SqliteStoreError } from './errors.js';
+export { openSqliteDatabase, type OpenSqliteDatabaseOptions } from './open-sqlite-database.js';
+export {
+  createSqliteDocumentStore,
+  SqliteDocumentStore,
+  type SqliteDocumentStoreOptions,
+} from './sqlite-document-store.js';

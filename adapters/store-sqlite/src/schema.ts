@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { indexColumns } from './sql-fields.js';
+
+/**
+ * The one table that holds every collection. `id` and `version` are columns so the primary key
+ * and the compare-and-set need no JSON; every other field is in `body`. A rowid table rather than
+ * WITHOUT ROWID because bodies (whole messages) can be far larger than SQLite's advice for the latter.
+ */
+export const createTableSql = (table: string): string =>
+  `CREATE TABLE IF NOT EXISTS "${table}" (
+  collection TEXT NOT NULL,
+  id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (collection, id)
+)`;
+
+/**
+ * The name of a compound index: readable, plus a digest of its exact definition so two specs whose
+ * readable parts happen to coincide still get distinct indexes.
+ */
+const indexName = (table: string, collection: string, fields: readonly string[]): string => {
+  const digest = createHash('sha256').update(JSON.stringify([collection, fields])).digest('hex');
+  const readable = [collection, ...fields].join('_').replace(/[^a-z0-9_]/gi, '_').slice(0, 80);
+  return `${table}_${readable}_${digest.slice(0, 10)}`;
+};
+
+/**
+ * An expression index for one compound index of one collection. Its leading `collection` column
+ * (rather than a partial index) lets queries that bind the collection as a parameter use it.
+ */
+export const createIndexSql = (table: string, collection: string, fields: readonly string[]): string =>
+  `CREATE INDEX IF NOT EXISTS "${indexName(table, collection, fields)}" ON "${table}" ` +
+  `(${indexColumns(fields).join(', ')})`;

@@ -1,0 +1,143 @@
+import type {
+  CollectionSpec,
+  DocumentStore,
+  FindQuery,
+  NewDocument,
+  StoredDocument,
+} from '@ephemail/core';
+import type Database from 'better-sqlite3';
+import { guarded } from './errors.js';
+import { createIndexSql, createTableSql } from './schema.js';
+import { assertSafeName } from './sql-fields.js';
+import { orderClause, whereClause } from './sql-query.js';
+import { StatementCache } from './statement-cache.js';
+
+/** Options of {@link createSqliteDocumentStore}. */
+export interface SqliteDocumentStoreOptions {
+  /** The table that holds every collection's documents. Default `ephemail_documents`. */
+  readonly table?: string;
+  /** How many prepared statements to keep. Default 256. */
+  readonly statementCacheSize?: number;
+}
+
+interface Row {
+  readonly id: string;
+  readonly version: number;
+  readonly body: string;
+}
+
+/** The fields that go into `body`: `id` and `version` have columns of their own. */
+const encodeBody = (doc: NewDocument): string => {
+  const { id: _id, version: _version, ...fields } = doc as NewDocument & { version?: unknown };
+  return JSON.stringify(fields);
+};
+
+const decode = (row: Row): StoredDocument => ({
+  id: row.id,
+  ...(JSON.parse(row.body) as Record<string, unknown>),
+  version: row.version,
+});
+
+/**
+ * {@link DocumentStore} on one SQLite database. Every write is a single autocommit statement, so
+ * insert-if-absent (`ON CONFLICT DO NOTHING`) and compare-and-set (`UPDATE ... WHERE version = ?`)
+ * stay atomic across connections and processes; SQLite serialises writers and the busy timeout
+ * makes a contended writer wait instead of failing. Reads return fresh objects parsed from JSON,
+ * so callers can never mutate stored state.
+ */
+export class SqliteDocumentStore implements DocumentStore {
+  private readonly table: string;
+  private readonly statements: StatementCache;
+
+  constructor(
+    private readonly db: Database.Database,
+    options: SqliteDocumentStoreOptions = {},
+  ) {
+    this.table = assertSafeName('table name', options.table ?? 'ephemail_documents');
+    const cacheSize = options.statementCacheSize ?? 256;
+    if (!Number.isInteger(cacheSize) || cacheSize < 1) {
+      throw new RangeError('sqlite store: statementCacheSize must be a positive integer');
+    }
+    this.statements = new StatementCache(db, cacheSize);
+    // The table exists before init so every operation works on any collection, as in memory.
+    guarded('create table', () => db.exec(createTableSql(this.table)));
+  }
+
+  async init(collections: readonly CollectionSpec[]): Promise<void> {
+    const ddl = collections.flatMap((spec) =>
+      spec.indexes.map((fields) => createIndexSql(this.table, spec.name, fields)),
+    );
+    // IMMEDIATE takes the write lock up front (waiting out the busy timeout), so processes that
+    // start together apply the IF NOT EXISTS statements one after the other.
+    guarded('init', () => this.db.transaction(() => ddl.forEach((sql) => this.db.exec(sql))).immediate());
+  }
+
+  async get(collection: string, id: string): Promise<StoredDocument | undefined> {
+    const sql = `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`;
+    const row = guarded('get', () => this.statements.get(sql).get(collection, id)) as Row | undefined;
+    return row === undefined ? undefined : decode(row);
+  }
+
+  async insert(collection: string, doc: NewDocument): Promise<'inserted' | 'exists'> {
+    const sql =
+      `INSERT INTO "${this.table}" (collection, id, version, body) VALUES (?, ?, 1, ?) ` +
+      'ON CONFLICT (collection, id) DO NOTHING';
+    const body = encodeBody(doc);
+    const result = guarded('insert', () => this.statements.get(sql).run(collection, doc.id, body));
+    return result.changes === 1 ? 'inserted' : 'exists';
+  }
+
+  async replace(collection: string, doc: NewDocument, expectedVersion: number): Promise<boolean> {
+    const sql =
+      `UPDATE "${this.table}" SET version = version + 1, body = ? ` +
+      'WHERE collection = ? AND id = ? AND version = ?';
+    const body = encodeBody(doc);
+    const run = () => this.statements.get(sql).run(body, collection, doc.id, expectedVersion);
+    return guarded('replace', run).changes === 1;
+  }
+
+  async remove(collection: string, id: string, expectedVersion?: number): Promise<boolean> {
+    const base = `DELETE FROM "${this.table}" WHERE collection = ? AND id = ?`;
+    const run =
+      expectedVersion === undefined
+        ? () => this.statements.get(base).run(collection, id)
+        : () => this.statements.get(`${base} AND version = ?`).run(collection, id, expectedVersion);
+    return guarded('remove', run).changes === 1;
+  }
+
+  async find(collection: string, query: FindQuery): Promise<StoredDocument[]> {
+    const where = whereClause(collection, query);
+    const sql =
+      `SELECT id, version, body FROM "${this.table}" WHERE ${where.sql} ` +
+      `ORDER BY ${orderClause(query.sort, where.pinned)} LIMIT ? OFFSET ?`;
+    // SQLite reads a negative LIMIT as "no limit".
+    const binds = [...where.binds, query.limit ?? -1, query.offset ?? 0];
+    const rows = guarded('find', () => this.statements.get(sql).all(...binds)) as Row[];
+    return rows.map(decode);
+  }
+
+  async count(collection: string, query: Pick<FindQuery, 'where' | 'range'> = {}): Promise<number> {
+    const where = whereClause(collection, query);
+    const sql = `SELECT count(*) AS n FROM "${this.table}" WHERE ${where.sql}`;
+    const row = guarded('count', () => this.statements.get(sql).get(...where.binds)) as { n: number };
+    return row.n;
+  }
+
+  async ping(): Promise<void> {
+    guarded('ping', () => this.statements.get('SELECT 1').get());
+  }
+
+  async close(): Promise<void> {
+    this.statements.clear();
+    guarded('close', () => this.db.close());
+  }
+}
+
+/**
+ * A {@link DocumentStore} on a database the host opened (see `openSqliteDatabase`). Creates the
+ * documents table if it is missing; call `init` for the indexes.
+ */
+export const createSqliteDocumentStore = (
+  db: Database.Database,
+  options?: SqliteDocumentStoreOptions,
+): SqliteDocumentStore => new SqliteDocumentStore(db, options);
