@@ -5,6 +5,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from './auth/api-keys.js';
 import { authenticate } from './auth/authenticate.js';
 import { ensureOrganization, ensureProject } from './auth/tenancy.js';
 import type { CoreConfig, CoreDeps } from './deps.js';
+import type { DomainError } from './domain/errors.js';
 import { DEFAULT_PLANS } from './domain/plans.js';
 import { cryptoIds, systemClock } from './memory/system.js';
 import type { Clock } from './ports/clock.js';
@@ -35,10 +36,9 @@ export interface EphemailOptions {
 
 /** Turns a TaskEither-returning use case into a Promise-returning one, for embedders. */
 const run =
-  <A extends unknown[], R>(useCase: (...args: A) => TE.TaskEither<unknown, R>) =>
-  (...args: A): Promise<E.Either<Parameters<typeof settle>[0], R>> =>
-    useCase(...args)() as Promise<E.Either<Parameters<typeof settle>[0], R>>;
-const settle = (error: import('./domain/errors.js').DomainError) => error;
+  <A extends unknown[], R>(useCase: (...args: A) => TE.TaskEither<DomainError, R>) =>
+  (...args: A): Promise<E.Either<DomainError, R>> =>
+    useCase(...args)();
 
 /**
  * The embeddable service: every use case over the given store, clock and ids. Methods answer

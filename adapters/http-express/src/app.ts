@@ -1,0 +1,97 @@
+import type { Ephemail } from '@ephemail/core';
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import express from 'express';
+import type { Registry } from 'prom-client';
+import { NO_STORE, sendError } from './envelope.js';
+import { dependencyUnavailable } from './errors.js';
+import type { HttpMetrics } from './metrics.js';
+import { createHttpMetrics } from './metrics.js';
+import type { HttpLogger } from './middleware/request-context.js';
+import { requestContext, silentLogger } from './middleware/request-context.js';
+import { buildOpenApi } from './openapi.js';
+import { handlerFor } from './pipeline.js';
+import { authRoutes } from './routes/auth.js';
+import { identityRoutes } from './routes/identities.js';
+import type { Route } from './routes/route.js';
+
+export interface HttpAppOptions {
+  readonly logger?: HttpLogger;
+  /** Registry for `/metrics`; the host passes its own to share it with other adapters. */
+  readonly registry?: Registry;
+  /** Express `trust proxy` setting (hops or addresses); default: trust no proxy. */
+  readonly trustProxy?: boolean | number | string;
+  /** Extra readiness checks (a broker, say) beside the store's. */
+  readonly readinessChecks?: readonly (() => Promise<void>)[];
+  readonly version?: string;
+}
+
+/** Every /v1 route of the service, in registration order. */
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app)];
+
+const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.parse.failed') return sendError(req, res, { status: 400, code: 'invalid_json', message: 'The body is not valid JSON.' });
+  if (type === 'entity.too.large') return sendError(req, res, { status: 413, code: 'payload_too_large', message: 'The body is larger than 1 MiB.' });
+  if (type !== undefined) return sendError(req, res, { status: 400, code: 'invalid_request', message: 'The body could not be read.' });
+  next(error);
+};
+
+/** The /v1 API as an Express application over the given service. */
+export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) => {
+  const logger = options.logger ?? silentLogger;
+  const metrics: HttpMetrics = createHttpMetrics(options.registry);
+  const routes = apiRoutes(service);
+  const openapi = buildOpenApi(routes, { title: 'ephemail', version: options.version ?? '0.1.0' });
+  const app = express();
+  app.locals.ephemail = service;
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy ?? false);
+  app.set('etag', false);
+  app.use(requestContext(metrics, logger));
+  app.get('/livez', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/readyz', async (req, res) => {
+    try {
+      await Promise.all([service.ready(), ...(options.readinessChecks ?? []).map((check) => check())]);
+      res.json({ status: 'ready' });
+    } catch {
+      sendError(req, res, dependencyUnavailable);
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+  app.use('/v1', (_req, res, next) => {
+    res.set(NO_STORE);
+    next();
+  });
+  app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
+  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }), bodyErrors);
+  for (const route of routes) app[route.method](route.path, handlerFor(route));
+  mountMethodNotAllowed(app, routes);
+  app.use((req: Request, res: Response) => sendError(req, res, { status: 404, code: 'route_not_found', message: `No route ${req.method} ${req.path}.` }));
+  app.use(((error, req, res, _next) => {
+    logger.error({ requestId: res.locals.requestId, err: error instanceof Error ? error.message : String(error) }, 'request failed');
+    if (res.headersSent) return void res.end();
+    sendError(req, res, dependencyUnavailable);
+  }) as ErrorRequestHandler);
+  return { app, routes, metrics, openapi };
+};
+
+/** 405 with `Allow` for a known path asked with a method it does not have. */
+const mountMethodNotAllowed = (app: express.Express, routes: readonly Route[]): void => {
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const methods = methodsByPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method.toUpperCase());
+    if (route.method === 'get') methods.add('HEAD');
+    methodsByPath.set(route.path, methods);
+  }
+  for (const [path, methods] of methodsByPath) {
+    app.all(path, (req, res) => {
+      res.setHeader('Allow', [...methods].join(', '));
+      res.locals.routeLabel = path;
+      sendError(req, res, { status: 405, code: 'method_not_allowed', message: `${req.method} is not allowed on ${req.path}.` });
+    });
+  }
+};

@@ -1,0 +1,80 @@
+import type { DomainError } from '@ephemail/core';
+
+/** An error as the API answers it: status, code, message, extra details, and whether to retry. */
+export interface HttpError {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+  readonly retryable?: boolean;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const assertNever = (value: never): never => {
+  throw new Error(`unmapped domain error: ${JSON.stringify(value)}`);
+};
+
+/** The one place where domain errors become HTTP answers. Exhaustive: a new tag fails to compile. */
+export const toHttpError = (error: DomainError): HttpError => {
+  switch (error._tag) {
+    case 'InvalidRequest':
+      return { status: 400, code: 'invalid_request', message: error.message, details: { issues: error.issues } };
+    case 'Unauthorized':
+      return { status: 401, code: 'unauthorized', message: error.message };
+    case 'Forbidden':
+      return { status: 403, code: 'forbidden', message: error.message, details: { missing_scopes: error.missingScopes } };
+    case 'ScopeMismatch':
+      return { status: 403, code: 'scope_mismatch', message: error.message };
+    case 'IdentityNotFound':
+      return { status: 404, code: 'identity_not_found', message: 'No such identity.' };
+    case 'IdentityAlreadySquashed':
+      return { status: 409, code: 'identity_already_squashed', message: 'The identity is squashed.' };
+    case 'IdentityExpired':
+      return { status: 409, code: 'identity_expired', message: 'The identity has expired.' };
+    case 'QuotaExceeded':
+      return {
+        status: 403,
+        code: 'quota_exceeded',
+        message: `The plan allows ${error.limit} live ${error.resource}.`,
+        details: { resource: error.resource, limit: error.limit, requested: error.requested },
+      };
+    case 'BatchTooLarge':
+      return {
+        status: 400,
+        code: 'batch_too_large',
+        message: `The plan allows at most ${error.max} identities per batch.`,
+        details: { max: error.max, requested: error.requested },
+      };
+    case 'LineageDepthExceeded':
+      return { status: 409, code: 'lineage_depth_exceeded', message: `Lineage is limited to depth ${error.max}.`, details: { max: error.max } };
+    case 'DomainNotFound':
+      return { status: 404, code: 'domain_not_found', message: `The domain ${error.domain} is not available to this project.` };
+    case 'EventNotFound':
+      return { status: 404, code: 'event_not_found', message: 'No such event.' };
+    case 'ExtractionNotFound':
+      return { status: 404, code: 'extraction_not_found', message: 'No extraction for this identity yet.' };
+    case 'IdempotencyKeyReused':
+      return { status: 422, code: 'idempotency_key_reused', message: 'The Idempotency-Key was used with a different request body.' };
+    case 'IdempotencyInProgress':
+      return {
+        status: 409,
+        code: 'idempotency_in_progress',
+        message: 'A request with this Idempotency-Key is still in progress.',
+        retryable: true,
+        headers: { 'Retry-After': '1' },
+      };
+    case 'NotFound':
+      return { status: 404, code: `${error.resource}_not_found`, message: `No such ${error.resource}.` };
+    default:
+      return assertNever(error);
+  }
+};
+
+/** A failure of infrastructure (the store, a driver): retryable, with no detail leaked. */
+export const dependencyUnavailable: HttpError = {
+  status: 503,
+  code: 'dependency_unavailable',
+  message: 'A dependency of the service is unavailable; retry shortly.',
+  retryable: true,
+  headers: { 'Retry-After': '1' },
+};

@@ -1,0 +1,75 @@
+import type { Ephemail, Principal } from '@ephemail/core';
+import { fingerprint, MAX_IDEMPOTENCY_KEY_LENGTH } from '@ephemail/core';
+import type { Request, Response } from 'express';
+import type { HttpError } from '../errors.js';
+
+export type IdempotencyOutcome =
+  | { readonly kind: 'proceed'; readonly finish: (status: number, body: unknown) => Promise<void> }
+  | { readonly kind: 'answered' };
+
+const missingKey: HttpError = {
+  status: 400,
+  code: 'missing_idempotency_key',
+  message: 'Mutations require an Idempotency-Key header.',
+};
+
+/** Reads and checks the header; answers the error to send, or the key. */
+export const readIdempotencyKey = (req: Request): { key: string } | { error: HttpError } => {
+  const key = req.get('Idempotency-Key');
+  if (key === undefined || key.length === 0) return { error: missingKey };
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    return {
+      error: {
+        status: 400,
+        code: 'invalid_request',
+        message: `Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`,
+        details: { issues: [{ path: 'headers.Idempotency-Key', message: 'too long' }] },
+      },
+    };
+  }
+  return { key };
+};
+
+/**
+ * Claims the key for this tenant and concrete route. A replay answers the stored status and body
+ * with `Idempotent-Replayed: true`; reuse with another body answers 422; a claim in flight 409.
+ * On `proceed`, `finish` stores the answer (below 500) or gives the key back (500 and up, so the
+ * client's retry runs again).
+ */
+export const claimIdempotency = async (
+  app: Ephemail,
+  principal: Principal,
+  req: Request,
+  res: Response,
+  key: string,
+  sendError: (error: HttpError) => void,
+): Promise<IdempotencyOutcome> => {
+  const scope = { orgId: principal.orgId, projectId: principal.projectId, route: `${req.method} ${req.path}` };
+  const claim = await app.idempotency.claim(scope, key, fingerprint(req.body ?? null));
+  switch (claim.kind) {
+    case 'replay':
+      res.setHeader('Idempotent-Replayed', 'true');
+      res.status(claim.response.status).json(claim.response.body);
+      return { kind: 'answered' };
+    case 'reused':
+      sendError({ status: 422, code: 'idempotency_key_reused', message: 'The Idempotency-Key was used with a different request body.' });
+      return { kind: 'answered' };
+    case 'in_progress':
+      sendError({
+        status: 409,
+        code: 'idempotency_in_progress',
+        message: 'A request with this Idempotency-Key is still in progress.',
+        retryable: true,
+        headers: { 'Retry-After': '1' },
+      });
+      return { kind: 'answered' };
+    case 'proceed':
+      return {
+        kind: 'proceed',
+        finish: async (status, body) => {
+          if (status >= 500) await app.idempotency.release(claim);
+          else await app.idempotency.complete(claim, { status, body });
+        },
+      };
+  }
+};

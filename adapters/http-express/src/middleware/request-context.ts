@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import type { HttpMetrics } from '../metrics.js';
+
+/** The logging surface the adapter needs; pino's logger satisfies it. */
+export interface HttpLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export const silentLogger: HttpLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * Gives each request an id (`X-Request-Id`, also in every error envelope), and on finish records
+ * metrics by route pattern and one log line. Logs name the method, route, status and time only:
+ * never headers, bodies or query strings, which may hold credentials.
+ */
+export const requestContext =
+  (metrics: HttpMetrics, logger: HttpLogger) =>
+  (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    const requestId = `req_${randomBytes(18).toString('base64url')}`;
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = typeof req.route?.path === 'string' ? req.route.path : res.locals.routeLabel ?? 'unmatched';
+      metrics.observe(req.method, route, res.statusCode, seconds);
+      logger.info(
+        { requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
+        'request',
+      );
+    });
+    next();
+  };

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { Route } from './routes/route.js';
+import { isMutation } from './routes/route.js';
+
+type JsonObject = Record<string, unknown>;
+
+const schemaOf = (schema: z.ZodType): JsonObject => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
+  return rest;
+};
+
+const ERROR_ENVELOPE: JsonObject = {
+  type: 'object',
+  required: ['error', 'requestId', 'timestamp', 'path', 'retryable'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'details'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: { type: 'object', properties: { requestId: { type: 'string' } }, additionalProperties: true },
+      },
+    },
+    requestId: { type: 'string' },
+    timestamp: { type: 'string', format: 'date-time' },
+    path: { type: 'string' },
+    retryable: { type: 'boolean' },
+  },
+};
+
+const header = (name: string, description: string, required = true): JsonObject => ({
+  name, in: 'header', required, description, schema: { type: 'string' },
+});
+
+const parametersOf = (route: Route): JsonObject[] => {
+  const path = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const queryProps = route.query ? ((schemaOf(route.query).properties ?? {}) as Record<string, JsonObject>) : {};
+  const query = Object.entries(queryProps).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  const tenant = [header('X-Org-Id', 'Organization of the credential.'), header('X-Project-Id', 'Project of the credential.')];
+  const idem = isMutation(route) ? [header('Idempotency-Key', 'Unique key of this mutation (at most 255 characters).')] : [];
+  return [...path, ...query, ...tenant, ...idem];
+};
+
+const operationOf = (route: Route): JsonObject => ({
+  summary: route.summary,
+  tags: [route.tag],
+  ...(route.scopes.length > 0 ? { description: `Scopes: ${route.scopes.join(', ')}.` } : {}),
+  parameters: parametersOf(route),
+  ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
+  responses: {
+    [String(route.status)]: { description: 'Success.' },
+    default: { description: 'Error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+  },
+});
+
+/** The OpenAPI 3.1 document of the routes, generated from the schemas that validate them. */
+export const buildOpenApi = (routes: readonly Route[], info: { title: string; version: string }): JsonObject => {
+  const paths: Record<string, JsonObject> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([a-z_]+)/g, '{$1}');
+    paths[path] = { ...paths[path], [route.method]: operationOf(route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: {
+      schemas: { Error: ERROR_ENVELOPE },
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (aid_...) or access token.' } },
+    },
+    security: [{ bearer: [] }],
+  };
+};

@@ -1,0 +1,67 @@
+import type { Ephemail, Principal } from '@ephemail/core';
+import { forbidden, missingScopes } from '@ephemail/core';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import * as E from 'fp-ts/lib/Either.js';
+import type { Answer } from './envelope.js';
+import { errorAnswer, send, sendError } from './envelope.js';
+import type { HttpError } from './errors.js';
+import { toHttpError } from './errors.js';
+import { claimIdempotency, readIdempotencyKey } from './middleware/idempotency.js';
+import type { Route } from './routes/route.js';
+import { isMutation } from './routes/route.js';
+import { parseWith } from './validation.js';
+
+const ephemailOf = (req: Request): Ephemail => req.app.locals.ephemail as Ephemail;
+
+const authenticate = async (req: Request): Promise<E.Either<HttpError, Principal>> =>
+  E.mapLeft(toHttpError)(
+    await ephemailOf(req).auth.authenticate({
+      authorization: req.get('Authorization'),
+      orgId: req.get('X-Org-Id'),
+      projectId: req.get('X-Project-Id'),
+    }),
+  );
+
+/** Validates query and body in one pass so every issue is reported together. */
+const validate = (route: Route, req: Request): E.Either<HttpError, { body: unknown; query: unknown }> => {
+  const body = route.body ? parseWith(route.body, req.body ?? {}, 'body') : E.right(undefined);
+  const query = route.query ? parseWith(route.query, { ...req.query }, 'query') : E.right(undefined);
+  if (E.isRight(body) && E.isRight(query)) return E.right({ body: body.right, query: query.right });
+  const issues = [body, query].flatMap((part) => (E.isLeft(part) && part.left._tag === 'InvalidRequest' ? part.left.issues : []));
+  return E.left(toHttpError({ _tag: 'InvalidRequest', message: 'The request is invalid.', issues }));
+};
+
+/**
+ * The handler chain of one route: authenticate → scope check → Idempotency-Key presence →
+ * validation → idempotency claim → use case → answer. A mutation's answer is stored before it
+ * is sent, so a replay racing the first response already finds it.
+ */
+export const handlerFor =
+  (route: Route): RequestHandler =>
+  async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const fail = (error: HttpError) => sendError(req, res, error);
+      const principal = await authenticate(req);
+      if (E.isLeft(principal)) return fail(principal.left);
+      const missing = missingScopes(principal.right.scopes, route.scopes);
+      if (missing.length > 0) return fail(toHttpError(forbidden(missing)));
+      const key = isMutation(route) ? readIdempotencyKey(req) : undefined;
+      if (key !== undefined && 'error' in key) return fail(key.error);
+      const input = validate(route, req);
+      if (E.isLeft(input)) return fail(input.left);
+      const claim = key && (await claimIdempotency(ephemailOf(req), principal.right, req, res, key.key, fail));
+      if (claim?.kind === 'answered') return;
+      let answer: Answer;
+      try {
+        const outcome = await route.handle({ principal: principal.right, params: req.params as Record<string, string>, ...input.right });
+        answer = E.isRight(outcome) ? { status: route.status, body: outcome.right } : errorAnswer(req, res, toHttpError(outcome.left));
+      } catch (error) {
+        if (claim?.kind === 'proceed') await claim.finish(500, null);
+        throw error;
+      }
+      if (claim?.kind === 'proceed') await claim.finish(answer.status, answer.body);
+      send(res, answer);
+    } catch (error) {
+      next(error);
+    }
+  };

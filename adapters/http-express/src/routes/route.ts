@@ -1,0 +1,38 @@
+import type { DomainError, Principal, Scope } from '@ephemail/core';
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { z } from 'zod';
+
+/** What a handler is given: the caller and the request's validated parts. */
+export interface RouteContext<B, Q> {
+  readonly principal: Principal;
+  readonly params: Readonly<Record<string, string>>;
+  readonly body: B;
+  readonly query: Q;
+}
+
+/**
+ * One endpoint of the API. The table of these is the single source for registering routes,
+ * checking scopes, validating input, generating OpenAPI and driving the isolation test.
+ */
+export interface Route<B = unknown, Q = unknown> {
+  readonly method: 'get' | 'post' | 'patch' | 'delete';
+  /** Express path, e.g. `/v1/identities/:identity_id`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** Scopes the credential must all hold. Empty: any valid credential. */
+  readonly scopes: readonly Scope[];
+  readonly body?: z.ZodType<B>;
+  readonly query?: z.ZodType<Q>;
+  /** Status of a successful answer. */
+  readonly status: number;
+  /** The answer carries a secret: `Cache-Control: no-store` (every /v1 answer has it anyway). */
+  readonly secret?: boolean;
+  readonly handle: (context: RouteContext<B, Q>) => Promise<Either<DomainError, unknown>>;
+}
+
+/** Declares a route with its body and query types inferred from the schemas. */
+export const route = <B = undefined, Q = undefined>(spec: Route<B, Q>): Route => spec as unknown as Route;
+
+/** Mutations need an Idempotency-Key. */
+export const isMutation = (route: Pick<Route, 'method'>): boolean => route.method !== 'get';

@@ -1,0 +1,160 @@
+import test from 'ava';
+import type { Api } from './support.js';
+import { startApi } from './support.js';
+
+let api: Api;
+test.before(async () => {
+  api = await startApi();
+});
+test.after.always(() => api.close());
+
+const envelopeOk = (t: any, res: any, status: number, code: string) => {
+  t.is(res.status, status, res.text);
+  t.is(res.json.error.code, code);
+  t.is(typeof res.json.error.message, 'string');
+  t.is(res.json.requestId, res.headers.get('x-request-id'));
+  t.is(res.json.error.details.requestId, res.json.requestId);
+  t.regex(res.json.requestId, /^req_/);
+  t.is(typeof res.json.timestamp, 'string');
+  t.is(typeof res.json.path, 'string');
+  t.is(typeof res.json.retryable, 'boolean');
+};
+
+test('http: create answers 201 with a provisioned identity, get answers it back', async (t) => {
+  const tenant = await api.tenant();
+  const created = await api.call('POST', '/v1/identities', { tenant, body: { label: 'x', ttl_hours: 3 } });
+  t.is(created.status, 201);
+  t.is(created.json.status, 'provisioned');
+  t.is(created.headers.get('cache-control'), 'no-store, max-age=0');
+  const got = await api.call('GET', `/v1/identities/${created.json.id}`, { tenant });
+  t.deepEqual(got.json, created.json);
+});
+
+test('http: a missing or invalid credential answers 401 unauthorized in the envelope', async (t) => {
+  envelopeOk(t, await api.call('GET', '/v1/me'), 401, 'unauthorized');
+  const tenant = await api.tenant();
+  envelopeOk(t, await api.call('GET', '/v1/me', { tenant: { ...tenant, key: `${tenant.key}x` } }), 401, 'unauthorized');
+});
+
+test('http: missing tenant headers answer 400, mismatching ones 403 scope_mismatch', async (t) => {
+  const tenant = await api.tenant();
+  const res = await api.call('GET', '/v1/me', { headers: { authorization: `Bearer ${tenant.key}` } });
+  envelopeOk(t, res, 400, 'invalid_request');
+  envelopeOk(t, await api.call('GET', '/v1/me', { tenant: { ...tenant, orgId: 'org_other' } }), 403, 'scope_mismatch');
+  envelopeOk(t, await api.call('GET', '/v1/me', { tenant: { ...tenant, projectId: 'proj_other' } }), 403, 'scope_mismatch');
+});
+
+test('http: a credential without the scope answers 403 forbidden; /v1/me needs none', async (t) => {
+  const tenant = await api.tenant(['identities:read']);
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, body: { label: 'x' } }), 403, 'forbidden');
+  const me = await api.call('GET', '/v1/me', { tenant });
+  t.deepEqual(me.json, { organization_id: tenant.orgId, project_id: tenant.projectId, scopes: ['identities:read'] });
+});
+
+test('http: a mutation without Idempotency-Key answers 400 missing_idempotency_key', async (t) => {
+  const tenant = await api.tenant();
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, body: { label: 'x' }, idem: false }), 400, 'missing_idempotency_key');
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, body: { label: 'x' }, idem: 'k'.repeat(256) }), 400, 'invalid_request');
+});
+
+test('http: strict validation lists every issue; unknown fields are refused', async (t) => {
+  const tenant = await api.tenant();
+  const res = await api.call('POST', '/v1/identities', { tenant, body: { ttl_hours: 0, colour: 'red' } });
+  envelopeOk(t, res, 400, 'invalid_request');
+  const paths = res.json.error.details.issues.map((issue: { path: string }) => issue.path).sort();
+  t.true(paths.includes('body.label'));
+  t.true(paths.includes('body.ttl_hours'));
+  t.true(res.json.error.details.issues.some((issue: { message: string }) => issue.message.includes('colour')));
+  envelopeOk(t, await api.call('GET', '/v1/identities?limit=201', { tenant }), 400, 'invalid_request');
+  envelopeOk(t, await api.call('GET', '/v1/identities?status=alive', { tenant }), 400, 'invalid_request');
+  envelopeOk(t, await api.call('POST', '/v1/identities/ident_x/extend', { tenant, body: { additional_hours: 721 } }), 400, 'invalid_request');
+});
+
+test('http: malformed JSON answers 400 invalid_json, a body over 1 MiB 413 payload_too_large', async (t) => {
+  const tenant = await api.tenant();
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, rawBody: '{"label":' }), 400, 'invalid_json');
+  const big = JSON.stringify({ label: 'x', metadata: { blob: 'a'.repeat(1_100_000) } });
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, rawBody: big }), 413, 'payload_too_large');
+});
+
+test('http: unknown routes answer 404 route_not_found, wrong methods 405 with Allow', async (t) => {
+  envelopeOk(t, await api.call('GET', '/v1/nothing'), 404, 'route_not_found');
+  const res = await api.call('PUT', '/v1/identities', { idem: false });
+  envelopeOk(t, res, 405, 'method_not_allowed');
+  t.is(res.headers.get('allow'), 'POST, GET, HEAD');
+});
+
+test('http: a replayed key answers the original status and body with Idempotent-Replayed', async (t) => {
+  const tenant = await api.tenant();
+  const first = await api.call('POST', '/v1/identities', { tenant, body: { label: 'once' }, idem: 'same-key' });
+  const again = await api.call('POST', '/v1/identities', { tenant, body: { label: 'once' }, idem: 'same-key' });
+  t.is(again.status, 201);
+  t.deepEqual(again.json, first.json);
+  t.is(again.headers.get('idempotent-replayed'), 'true');
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, body: { label: 'other' }, idem: 'same-key' }), 422, 'idempotency_key_reused');
+  const list = await api.call('GET', '/v1/identities', { tenant });
+  t.is(list.json.total, 1);
+});
+
+test('http: 50 concurrent identical requests create exactly one identity', async (t) => {
+  const tenant = await api.tenant();
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () => api.call('POST', '/v1/identities', { tenant, body: { label: 'race' }, idem: 'race-key' })),
+  );
+  const created = results.filter((r) => r.status === 201);
+  const inFlight = results.filter((r) => r.status === 409);
+  t.true(created.length >= 1);
+  t.is(created.length + inFlight.length, 50);
+  t.is(new Set(created.map((r) => r.json.id)).size, 1, 'every 201 is the same identity');
+  for (const r of inFlight) {
+    t.is(r.json.error.code, 'idempotency_in_progress');
+    t.is(r.headers.get('retry-after'), '1');
+  }
+  t.is((await api.call('GET', '/v1/identities', { tenant })).json.total, 1);
+});
+
+test('http: token exchange answers no-store and the token works with its subset of scopes', async (t) => {
+  const tenant = await api.tenant();
+  const res = await api.call('POST', '/v1/auth/tokens', { tenant, body: { scopes: ['identities:read'], ttl_seconds: 120 } });
+  t.is(res.status, 200);
+  t.is(res.headers.get('cache-control'), 'no-store, max-age=0');
+  t.is(res.headers.get('pragma'), 'no-cache');
+  const viaToken = { ...tenant, key: res.json.access_token };
+  t.deepEqual((await api.call('GET', '/v1/me', { tenant: viaToken })).json.scopes, ['identities:read']);
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant: viaToken, body: { label: 'x' } }), 403, 'forbidden');
+  envelopeOk(t, await api.call('POST', '/v1/auth/tokens', { tenant, body: { scopes: ['webhooks:write'] } }), 403, 'forbidden');
+  envelopeOk(t, await api.call('POST', '/v1/auth/tokens', { tenant, body: { scopes: ['identities:read'], ttl_seconds: 59 } }), 400, 'invalid_request');
+});
+
+test('http: openapi.json lists every route of the table with its request schema', async (t) => {
+  const res = await api.call('GET', '/v1/openapi.json');
+  t.is(res.json.openapi, '3.1.0');
+  for (const route of api.http.routes) {
+    const op = res.json.paths[route.path.replace(/:([a-z_]+)/g, '{$1}')]?.[route.method];
+    t.truthy(op, `${route.method} ${route.path}`);
+    if (route.body) t.truthy(op.requestBody.content['application/json'].schema);
+  }
+  const create = res.json.paths['/v1/identities'].post.requestBody.content['application/json'].schema;
+  t.deepEqual(create.required, ['label']);
+  t.is(create.additionalProperties, false);
+});
+
+test('http: health, readiness and Prometheus metrics by route', async (t) => {
+  t.is((await api.call('GET', '/livez')).status, 200);
+  t.is((await api.call('GET', '/readyz')).json.status, 'ready');
+  await api.call('GET', '/v1/me');
+  const metrics = await api.call('GET', '/metrics');
+  t.regex(metrics.text, /ephemail_http_requests_total\{method="GET",route="\/v1\/me",status="401"\} \d+/);
+  t.regex(metrics.text, /ephemail_http_request_duration_seconds_bucket/);
+});
+
+test('http: lifecycle conflicts map to their codes', async (t) => {
+  const tenant = await api.tenant();
+  const id = (await api.call('POST', '/v1/identities', { tenant, body: { label: 'x' } })).json.id;
+  t.is((await api.call('POST', `/v1/identities/${id}/squash`, { tenant })).json.status, 'squashed');
+  envelopeOk(t, await api.call('POST', `/v1/identities/${id}/squash`, { tenant }), 409, 'identity_already_squashed');
+  envelopeOk(t, await api.call('POST', `/v1/identities/${id}/extend`, { tenant, body: { additional_hours: 1 } }), 409, 'identity_already_squashed');
+  envelopeOk(t, await api.call('GET', '/v1/identities/ident_missing', { tenant }), 404, 'identity_not_found');
+  const bulk = await api.call('POST', '/v1/identities/bulk-squash', { tenant, body: { identity_ids: [id, 'ident_missing'] } });
+  t.deepEqual(bulk.json, { squashed: [], failed: [{ id, code: 'identity_already_squashed' }, { id: 'ident_missing', code: 'identity_not_found' }] });
+});

@@ -1,0 +1,90 @@
+import test from 'ava';
+import type { Api, Tenant } from './support.js';
+import { startApi } from './support.js';
+
+/**
+ * Every registered route is called by tenant B against tenant A's data. A route missing from
+ * CASES fails the suite, so a new route cannot ship without its isolation check.
+ */
+type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; path: string; method: string }) => Promise<void>;
+
+const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method }) => {
+  const body = path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
+  const foreign = await api.call(method, path.replace(':identity_id', victim), { tenant: b, body });
+  const unknown = await api.call(method, path.replace(':identity_id', 'ident_doesnotexist0000000000'), { tenant: b, body });
+  if (foreign.status !== 404 || foreign.json.error.code !== 'identity_not_found') {
+    throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
+  }
+  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
+    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
+  }
+};
+
+const ownOnly: Case = async ({ api, b, victim }) => {
+  const list = await api.call('GET', '/v1/identities?limit=200', { tenant: b });
+  if (list.json.items.some((item: { id: string }) => item.id === victim)) throw new Error('list shows another tenant');
+};
+
+const CASES: Record<string, Case> = {
+  'POST /v1/auth/tokens': async ({ api, b }) => {
+    const res = await api.call('POST', '/v1/auth/tokens', { tenant: b, body: { scopes: ['identities:read'] } });
+    const me = await api.call('GET', '/v1/me', { tenant: { ...b, key: res.json.access_token } });
+    if (me.json.organization_id !== b.orgId) throw new Error('token bound to the wrong tenant');
+  },
+  'GET /v1/me': async ({ api, b }) => {
+    if ((await api.call('GET', '/v1/me', { tenant: b })).json.project_id !== b.projectId) throw new Error('wrong profile');
+  },
+  'POST /v1/identities': async ({ api, a, b }) => {
+    const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
+    await api.call('POST', '/v1/identities', { tenant: b, body: { label: 'b' } });
+    if ((await api.call('GET', '/v1/identities', { tenant: a })).json.total !== before) throw new Error('created in A');
+  },
+  'GET /v1/identities': ownOnly,
+  'POST /v1/identities/bulk': async ({ api, a, b }) => {
+    const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
+    await api.call('POST', '/v1/identities/bulk', { tenant: b, body: { identities: [{ label: 'b1' }] } });
+    if ((await api.call('GET', '/v1/identities', { tenant: a })).json.total !== before) throw new Error('created in A');
+  },
+  'POST /v1/identities/bulk-squash': async ({ api, b, victim }) => {
+    const res = await api.call('POST', '/v1/identities/bulk-squash', { tenant: b, body: { identity_ids: [victim] } });
+    if (res.json.failed[0]?.code !== 'identity_not_found') throw new Error(`bulk-squash touched A: ${res.text}`);
+  },
+  'GET /v1/identities/:identity_id': expectNotFoundLikeUnknown,
+  'POST /v1/identities/:identity_id/extend': expectNotFoundLikeUnknown,
+  'POST /v1/identities/:identity_id/squash': expectNotFoundLikeUnknown,
+  'POST /v1/identities/:identity_id/children': expectNotFoundLikeUnknown,
+  'DELETE /v1/identities/:identity_id/children': expectNotFoundLikeUnknown,
+  'GET /v1/identities/:identity_id/lineage': expectNotFoundLikeUnknown,
+  'GET /v1/identities/:identity_id/events': expectNotFoundLikeUnknown,
+  'GET /v1/identities/:identity_id/events/latest': expectNotFoundLikeUnknown,
+};
+
+test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
+  const api = await startApi();
+  try {
+    const a = await api.tenant();
+    const b = await api.tenant();
+    const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;
+    const child = (await api.call('POST', `/v1/identities/${victim}/children`, { tenant: a, body: { label: 'kid' } })).json.id;
+    for (const route of api.http.routes) {
+      const method = route.method.toUpperCase();
+      const name = `${method} ${route.path}`;
+      const check = CASES[name];
+      t.truthy(check, `no isolation case for ${name}`);
+      if (!check) continue;
+      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim), {
+        tenant: { ...b, orgId: a.orgId, projectId: a.projectId },
+        body: method === 'GET' ? undefined : {},
+      });
+      t.is(crossHeaders.status, 403, `${name} with A's headers`);
+      t.is(crossHeaders.json.error.code, 'scope_mismatch');
+      await t.notThrowsAsync(() => check({ api, a, b, victim, path: route.path, method }), name);
+    }
+    const after = await api.call('GET', `/v1/identities/${victim}`, { tenant: a });
+    t.is(after.json.status, 'provisioned', 'A’s identity untouched');
+    t.is((await api.call('GET', `/v1/identities/${child}`, { tenant: a })).json.status, 'provisioned');
+    t.is(Object.keys(CASES).length, api.http.routes.length, 'a case for a route that no longer exists');
+  } finally {
+    await api.close();
+  }
+});
