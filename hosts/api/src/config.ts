@@ -1,0 +1,57 @@
+import { isPlanName, PLAN_NAMES, SCOPES } from '@ephemail/core';
+import { z } from 'zod';
+
+const csv = z
+  .string()
+  .transform((value) => value.split(',').map((part) => part.trim()).filter((part) => part.length > 0));
+
+const DEVELOPMENT_DOMAIN = 'inbox.localhost';
+
+/** Environment variables the host reads, once, at start-up. README's configuration table lists them. */
+const EnvShape = z.object({
+    EPHEMAIL_MODE: z.enum(['development', 'production']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(sqlite:.+|memory:)$/, 'must be sqlite:<path> or memory:')
+      .default('sqlite:./data/ephemail.db'),
+    INBOX_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').optional(),
+    BOOTSTRAP_API_KEY: z
+      .string()
+      .regex(/^aid_[A-Za-z0-9]{16}_[A-Za-z0-9]{40}$/, 'must look like aid_<16 alphanumerics>_<40 alphanumerics>')
+      .optional(),
+    BOOTSTRAP_ORG_ID: z.string().min(1).max(100).default('org_dev'),
+    BOOTSTRAP_PROJECT_ID: z.string().min(1).max(100).default('proj_dev'),
+    BOOTSTRAP_SCOPES: csv.pipe(z.array(z.enum(SCOPES))).default([...SCOPES]),
+    BOOTSTRAP_PLAN: z.string().refine(isPlanName, `must be one of ${PLAN_NAMES.join(', ')}`).default('pro'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((value) => (value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
+    MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+});
+
+export const EnvSchema = EnvShape
+  .superRefine((env, ctx) => {
+    if (env.EPHEMAIL_MODE === 'production' && env.INBOX_DOMAIN === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['INBOX_DOMAIN'], message: 'required in production mode' });
+    }
+  })
+  .transform((env) => ({ ...env, INBOX_DOMAIN: (env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN).toLowerCase() }));
+
+export type HostConfig = z.infer<typeof EnvSchema>;
+
+/** A clear, multi-line account of what is wrong with the environment. */
+export class ConfigError extends Error {}
+
+/** Validates the environment; throws {@link ConfigError} naming every bad variable. */
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
+  const known = Object.fromEntries(Object.keys(EnvShape.shape).map((name) => [name, env[name] === '' ? undefined : env[name]]));
+  const parsed = EnvSchema.safeParse(known);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+};

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import type { DocumentStore, Ephemail } from '@ephemail/core';
+import { createEphemail } from '@ephemail/core';
+import { createHttpApp } from '@ephemail/http-express';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import type { DependencyContainer } from 'tsyringe';
+import { container as root, instanceCachingFactory } from 'tsyringe';
+import type { HostConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { openStore } from './store-factory.js';
+
+/** Injection tokens of the composition root. */
+export const TOKENS = {
+  config: Symbol('HostConfig'),
+  logger: Symbol('Logger'),
+  store: Symbol('DocumentStore'),
+  ephemail: Symbol('Ephemail'),
+  registry: Symbol('MetricsRegistry'),
+  http: Symbol('HttpApp'),
+} as const;
+
+export interface HostOverrides {
+  readonly store?: DocumentStore;
+  readonly logger?: Logger;
+}
+
+/**
+ * Wires the host: each port gets its adapter here and only here (tsyringe stays in hosts/*).
+ * A child container per host instance, so tests can run several hosts in one process.
+ */
+export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): DependencyContainer => {
+  const c = root.createChildContainer();
+  c.register(TOKENS.config, { useValue: config });
+  c.register(TOKENS.logger, { useFactory: instanceCachingFactory(() => overrides.logger ?? createLogger(config.LOG_LEVEL)) });
+  c.register(TOKENS.store, { useFactory: instanceCachingFactory(() => overrides.store ?? openStore(config.DATABASE_URL)) });
+  c.register(TOKENS.registry, { useFactory: instanceCachingFactory(() => new Registry()) });
+  c.register(TOKENS.ephemail, {
+    useFactory: instanceCachingFactory((d) =>
+      createEphemail({ store: d.resolve<DocumentStore>(TOKENS.store), inboxDomain: config.INBOX_DOMAIN }),
+    ),
+  });
+  c.register(TOKENS.http, {
+    useFactory: instanceCachingFactory((d) =>
+      createHttpApp(d.resolve<Ephemail>(TOKENS.ephemail), {
+        logger: d.resolve<Logger>(TOKENS.logger),
+        registry: d.resolve<Registry>(TOKENS.registry),
+        trustProxy: config.TRUST_PROXY,
+      }),
+    ),
+  });
+  return c;
+};

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Ephemail } from '@ephemail/core';
+import type { createHttpApp } from '@ephemail/http-express';
+import type { Logger } from 'pino';
+import type { BootstrapOutcome } from './bootstrap.js';
+import { bootstrapCredentials } from './bootstrap.js';
+import type { HostConfig } from './config.js';
+import type { HostOverrides } from './container.js';
+import { composeHost, TOKENS } from './container.js';
+import { startMaintenance } from './scheduler.js';
+import { describeDatabaseUrl } from './store-factory.js';
+
+export interface RunningHost {
+  readonly url: string;
+  readonly port: number;
+  readonly ephemail: Ephemail;
+  readonly bootstrap: BootstrapOutcome;
+  /** Stops taking requests, lets those in flight finish (up to the grace period), closes the store. */
+  close(): Promise<void>;
+}
+
+const listen = (server: Server, port: number, host: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+
+/** Starts one host process's services: store, bootstrap credential, HTTP API, maintenance. */
+export const startHost = async (config: HostConfig, overrides: HostOverrides = {}): Promise<RunningHost> => {
+  const c = composeHost(config, overrides);
+  const logger = c.resolve<Logger>(TOKENS.logger);
+  const ephemail = c.resolve<Ephemail>(TOKENS.ephemail);
+  await ephemail.init();
+  const bootstrap = await bootstrapCredentials(ephemail, config);
+  const http = c.resolve<ReturnType<typeof createHttpApp>>(TOKENS.http);
+  const server = createServer(http.app);
+  await listen(server, config.PORT, config.HOST);
+  const port = (server.address() as AddressInfo).port;
+  const owner = `host-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const stopMaintenance = startMaintenance(ephemail, owner, config.MAINTENANCE_INTERVAL_MS, logger);
+  logger.info({ port, host: config.HOST, mode: config.EPHEMAIL_MODE, database: describeDatabaseUrl(config.DATABASE_URL) }, 'listening');
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await stopMaintenance();
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
+      await drained;
+      clearTimeout(grace);
+      await ephemail.close();
+      logger.info({}, 'stopped');
+    })());
+  return { url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`, port, ephemail, bootstrap, close };
+};
