@@ -28,7 +28,7 @@ interface Row {
 
 /** The fields that go into `body`: `id` and `version` have columns of their own. */
 const encodeBody = (doc: NewDocument): string => {
-  const { id: _id, version: _version, ...fields } = doc as NewDocument & { version?: unknown };
+  const { id: _id, version: _version, ...fields } = doc as NewDocument & Record<string, unknown>;
   return JSON.stringify(fields);
 };
 
@@ -78,7 +78,7 @@ export class SqliteDocumentStore implements DocumentStore {
     return row === undefined ? undefined : decode(row);
   }
 
-  async insert(collection: string, doc: NewDocument): Promise<'inserted' | 'exists'> {
+  async insert<T extends NewDocument>(collection: string, doc: T): Promise<'inserted' | 'exists'> {
     const sql =
       `INSERT INTO "${this.table}" (collection, id, version, body) VALUES (?, ?, 1, ?) ` +
       'ON CONFLICT (collection, id) DO NOTHING';
@@ -87,7 +87,7 @@ export class SqliteDocumentStore implements DocumentStore {
     return result.changes === 1 ? 'inserted' : 'exists';
   }
 
-  async replace(collection: string, doc: NewDocument, expectedVersion: number): Promise<boolean> {
+  async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {
     const sql =
       `UPDATE "${this.table}" SET version = version + 1, body = ? ` +
       'WHERE collection = ? AND id = ? AND version = ?';
