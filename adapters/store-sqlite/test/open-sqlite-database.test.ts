@@ -1,0 +1,48 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { openSqliteDatabase } from '../src/index.js';
+
+const tempDir = async (t: ExecutionContext): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), 'ephemail-open-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+};
+
+const pragma = (db: ReturnType<typeof openSqliteDatabase>, name: string): unknown =>
+  db.pragma(name, { simple: true });
+
+test('openSqliteDatabase: a file database is in WAL mode with synchronous NORMAL', async (t) => {
+  const db = openSqliteDatabase(join(await tempDir(t), 'a.db'));
+  t.teardown(() => db.close());
+  t.is(pragma(db, 'journal_mode'), 'wal');
+  t.is(pragma(db, 'synchronous'), 1);
+  t.is(pragma(db, 'foreign_keys'), 1);
+  t.is(pragma(db, 'busy_timeout'), 5000);
+});
+
+test('openSqliteDatabase: creates the missing directories of the path', async (t) => {
+  const path = join(await tempDir(t), 'nested', 'deeper', 'store.db');
+  const db = openSqliteDatabase(path);
+  t.teardown(() => db.close());
+  t.true((await stat(path)).isFile());
+});
+
+test('openSqliteDatabase: the busy timeout is configurable', async (t) => {
+  const db = openSqliteDatabase(join(await tempDir(t), 'b.db'), { busyTimeoutMs: 250 });
+  t.teardown(() => db.close());
+  t.is(pragma(db, 'busy_timeout'), 250);
+});
+
+test('openSqliteDatabase: rejects a busy timeout that is not a whole number of milliseconds', (t) => {
+  t.throws(() => openSqliteDatabase(':memory:', { busyTimeoutMs: -1 }), { instanceOf: RangeError });
+  t.throws(() => openSqliteDatabase(':memory:', { busyTimeoutMs: 1.5 }), { instanceOf: RangeError });
+});
+
+test('openSqliteDatabase: :memory: opens a private in-memory database', (t) => {
+  const db = openSqliteDatabase(':memory:');
+  t.teardown(() => db.close());
+  t.true(db.memory);
+  t.is(pragma(db, 'foreign_keys'), 1);
+});

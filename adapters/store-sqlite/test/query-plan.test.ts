@@ -1,0 +1,53 @@
+import type { FindQuery } from '@ephemail/core';
+import test from 'ava';
+import { createSqliteDocumentStore, openSqliteDatabase } from '../src/index.js';
+import { orderClause, whereClause } from '../src/sql-query.js';
+
+const db = openSqliteDatabase(':memory:');
+const store = createSqliteDocumentStore(db);
+test.after.always(() => store.close());
+
+const plan = (query: FindQuery): string => {
+  const where = whereClause('events', query);
+  const sql =
+    `EXPLAIN QUERY PLAN SELECT id, version, body FROM ephemail_documents WHERE ${where.sql} ` +
+    `ORDER BY ${orderClause(query.sort, where.pinned)} LIMIT 50`;
+  const rows = db.prepare<unknown[], { detail: string }>(sql).all(...where.binds);
+  return rows.map((row) => row.detail).join(' | ');
+};
+
+// The queries core makes most: a time window or a cursor under equality filters, newest first.
+const queries: Record<string, FindQuery> = {
+  'a time window under two equality filters': {
+    where: { org_id: 'o', project_id: 'p' },
+    range: { field: 'occurred_at', gte: '2026-01-01', lt: '2026-02-01' },
+    sort: { field: 'occurred_at', direction: 'desc' },
+  },
+  'a cursor after a timestamp': {
+    where: { org_id: 'o', project_id: 'p' },
+    range: { field: 'occurred_at', gt: '2026-01-01' },
+    sort: { field: 'occurred_at', direction: 'asc' },
+  },
+  'a sort under equality filters': {
+    where: { org_id: 'o', project_id: 'p' },
+    sort: { field: 'occurred_at', direction: 'desc' },
+  },
+  'a boolean equality filter': { where: { has_pending: true } },
+};
+
+test.before(() =>
+  store.init([{ name: 'events', indexes: [['org_id', 'project_id', 'occurred_at'], ['has_pending']] }]),
+);
+
+for (const [title, query] of Object.entries(queries)) {
+  test(`sqlite store: ${title} is answered from an expression index without a sort step`, (t) => {
+    const detail = plan(query);
+    t.regex(detail, /USING INDEX ephemail_documents_events_/, detail);
+    t.notRegex(detail, /TEMP B-TREE/, detail);
+  });
+}
+
+test('sqlite store: both ends of a time window bound the index walk', (t) => {
+  const detail = plan(queries['a time window under two equality filters'] as FindQuery);
+  t.regex(detail, /<expr>=\? AND <expr>>=?\? AND <expr><\?/, detail);
+});
