@@ -29,3 +29,4 @@ export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from './use-cases/idempotency.js';
 export * from './ephemail.js';
+export * from './extraction/index.js';

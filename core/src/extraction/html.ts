@@ -7,8 +7,6 @@ export interface HtmlView {
   readonly links: MessageLink[];
 }
 
-// Attribute runs and quoted values are bounded so hostile markup (thousands of unclosed tags)
-// costs linear time instead of rescanning to the end for every '<'.
 // Content of these elements is never shown to the reader.
 const INVISIBLE = new Set(['head', 'style', 'script', 'title', 'noscript', 'template', 'svg', 'xml']);
 const BLOCK = new Set([
@@ -18,10 +16,12 @@ const BLOCK = new Set([
 // Cells become tab-separated so "one digit per cell" codes survive as a recognisable run.
 const CELL = new Set(['td', 'th']);
 const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'area', 'base', 'wbr', 'source']);
+// Attribute runs and quoted values are bounded so hostile markup (thousands of unclosed tags)
+// costs linear time instead of rescanning to the end for every '<'.
 const TOKEN = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<([/]?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]{0,8192}"|'[^']{0,8192}'){0,4096})>|<![^>]*>|<\?[^>]*>/g;
 const ATTR = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/i;
-const INVISIBLE_CHARS = /[\u200b-\u200f\u2060\ufeff\u034f\u00ad]/g;
+const INVISIBLE_CHARS = /[\u200b-\u200f\u2060\ufeff\u00ad]|\u034f/g;
 
 const attrs = (source: string): Map<string, string> => {
   const out = new Map<string, string>();
@@ -38,7 +38,11 @@ interface OpenAnchor {
   href: string;
   text: string;
   image: string;
+  button: boolean;
 }
+
+// Mail buttons are anchors painted with a background or named as buttons; they are the call to action.
+const BUTTON_HINT = /background|btn|button|border-radius/i;
 
 /** Mutable state of one conversion; kept in a class so the tag handler stays small. */
 class Walker {
@@ -79,8 +83,10 @@ class Walker {
   anchorTag(closing: boolean, attrSource: string): void {
     if (this.anchor) this.closeAnchor();
     if (closing) return;
-    const href = attrs(attrSource).get('href');
-    if (href !== undefined) this.anchor = { href: href.trim(), text: '', image: '' };
+    const a = attrs(attrSource);
+    const href = a.get('href');
+    const button = BUTTON_HINT.test(`${a.get('style') ?? ''} ${a.get('class') ?? ''} ${a.get('role') ?? ''}`);
+    if (href !== undefined) this.anchor = { href: href.trim(), text: '', image: '', button };
   }
 
   closeAnchor(): void {
@@ -89,7 +95,12 @@ class Walker {
     if (!a) return;
     const text = a.text.replace(/\s+/g, ' ').trim();
     const imageOnly = text.length === 0 && a.image.length > 0;
-    this.links.push({ href: a.href, text: imageOnly ? a.image.trim() : text, ...(imageOnly ? { imageOnly } : {}) });
+    this.links.push({
+      href: a.href,
+      text: imageOnly ? a.image.trim() : text,
+      ...(imageOnly ? { imageOnly } : {}),
+      ...(a.button && !imageOnly ? { button: true } : {}),
+    });
   }
 }
 

@@ -10,7 +10,7 @@ export const CODE_WORDS = [
   'prüfcode', 'verifizierungscode', 'kennung',
   'mot de passe à usage unique', 'código', 'codigo', 'clave', 'contraseña de un solo uso', 'senha única',
   'codice', 'verificatiecode', 'inlogcode', 'kod', 'kodu', 'kodunuz', 'kodun', 'tek kullanımlık şifre',
-  'код', 'кодом', 'пароль', 'одноразов',
+  'код', 'кодом', 'одноразовый пароль', 'одноразов',
   'رمز', 'الرمز', 'كود', 'الكود', 'קוד', 'סיסמה חד-פעמית',
   'कोड', 'ओटीपी', 'पासकोड', 'รหัส', 'mã', 'mã xác minh', 'mã xác thực', 'kode', 'kata sandi sekali pakai',
   'コード', 'ワンタイムパスワード', 'パスコード', '認証番号', '確認番号', '暗証番号',
@@ -18,12 +18,27 @@ export const CODE_WORDS = [
   '코드', '인증번호', '인증 번호', '확인 번호', '일회용 비밀번호', '보안 코드',
 ];
 
+/** Compound nouns ending in a code word (German "Zurücksetzungscode", Turkish "doğrulamakodu"). */
+export const CODE_COMPOUND = '\\p{L}{3,}(?:code|codes|kode|kod|kodu|код)(?![\\p{L}])';
+
+/** Generic call-to-action words of buttons that do not say what the link is for. */
+export const ACTION_WORDS = [
+  'complete', 'finish', 'continue', 'get started', 'set up', 'click here', 'open', 'proceed', 'go to',
+  'abschließen', 'abschliessen', 'fortfahren', 'weiter', 'hier klicken', 'terminer', 'continuer',
+  'cliquez', 'completar', 'continuar', 'haz clic', 'concluir', 'clique', 'completa', 'continua',
+  'clicca', 'voltooien', 'doorgaan', 'klik', 'dokończ', 'kontynuuj', 'kliknij', 'tamamla', 'devam',
+  'tıkla', 'заверш', 'продолж', 'нажмите', 'продовж', 'натисніть', 'إكمال', 'متابعة', 'انقر', 'השלם',
+  'המשך', 'לחץ', 'पूरा करें', 'जारी रखें', 'क्लिक', 'ดำเนินการต่อ', 'คลิก', 'hoàn tất', 'tiếp tục',
+  'nhấp', 'selesaikan', 'lanjutkan', 'klik', '完了', '続行', 'クリック', '完成', '继续', '繼續', '点击',
+  '點擊', '완료', '계속', '클릭',
+];
+
 /** Words that mark a nearby number as something other than a secret. */
 export const DECOY_WORDS = [
-  'order', 'invoice', 'ref', 'reference', 'ticket', 'suite', 'ste', 'apt', 'phone', 'tel', 'fax', 'mobile',
+  'order', 'invoice', 'ref', 'reference', 'ticket', 'suite', 'apt', 'phone', 'tel', 'fax', 'mobile',
   'account id', 'account number', 'customer', 'member', 'transaction', 'tracking', 'booking',
   'reservation', 'case', 'serial', 'version', 'build', 'receipt', 'po box', 'zip', 'postal', 'postcode',
-  'amount', 'total', 'price', 'balance', 'item', 'sku', 'id:', 'user id', 'street', 'floor',
+  'amount', 'total', 'price', 'balance', 'item', 'sku', 'user id', 'street', 'floor', 'no.',
   'bestellung', 'rechnung', 'kundennummer', 'auftrag', 'telefon', 'commande', 'facture', 'téléphone',
   'pedido', 'factura', 'teléfono', 'fatura', 'telefone', 'ordine', 'fattura', 'telefono', 'bestelling',
   'zamówienie', 'faktura', 'sipariş', 'заказ', 'счёт', 'счет', 'телефон', 'замовлення', 'طلب', 'فاتورة',

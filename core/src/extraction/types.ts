@@ -19,6 +19,8 @@ export interface MessageLink {
   readonly text: string;
   /** True when the anchor shows only an image (a logo, an icon). */
   readonly imageOnly?: boolean;
+  /** True when the anchor is styled as a button (background, border radius, button class). */
+  readonly button?: boolean;
 }
 
 /**

@@ -1,0 +1,52 @@
+/** How a printed token looks, before any context is considered. */
+export interface Shape {
+  /** The code as a user would type it (digit groups joined, letter-group dashes kept). */
+  readonly value: string;
+  /** Prior log-odds that a token of this shape is a one-time code. */
+  readonly prior: number;
+  readonly kind: 'digits' | 'grouped' | 'alnum' | 'letters' | 'mixed';
+}
+
+const DATE_LIKE = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{2,4})$/;
+const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-/i;
+const YEAR_LIKE = /^(?:19|20)\d{2}$/;
+
+const digitPrior = (n: number): number => [0, 0, 0, 0, 0, 0.3, 1.2, 0.6, 0.9, -0.3, -0.3][n] ?? Number.NaN;
+
+const digitsShape = (printed: string): Shape | undefined => {
+  const value = printed.replace(/[^0-9]/g, '');
+  const prior = digitPrior(value.length);
+  if (Number.isNaN(prior) || value.length < 4) return undefined;
+  return { value, prior: YEAR_LIKE.test(value) && value === printed ? -2.5 : prior, kind: 'digits' };
+};
+
+const groupedShape = (printed: string): Shape | undefined => {
+  const groups = printed.split('-');
+  const ok = groups.every((g) => /^[A-Z0-9]{3,5}$/.test(g)) && groups.length <= 4 && /[A-Z]/.test(printed);
+  return ok ? { value: printed, prior: 1.2, kind: 'grouped' } : undefined;
+};
+
+const plainShape = (t: string): Shape | undefined => {
+  const digits = /\d/.test(t);
+  const upper = (t.match(/[A-Z]/g) ?? []).length;
+  const lower = (t.match(/[a-z]/g) ?? []).length;
+  if (lower === 0 && digits && upper > 0 && t.length >= 4 && t.length <= 12) {
+    return { value: t, prior: t.length >= 6 && t.length <= 8 ? 0.8 : 0.3, kind: 'alnum' };
+  }
+  if (lower === 0 && !digits && t.length >= 4 && t.length <= 10) return { value: t, prior: -1.8, kind: 'letters' };
+  // Long mixed-case strings are codes only when they look random, not like a CamelCase word.
+  const random = (digits && upper > 0 && lower > 0) || (upper >= 3 && lower >= 3 && t.length >= 10);
+  if (random && t.length >= 8 && t.length <= 32) return { value: t, prior: -0.2, kind: 'mixed' };
+  return undefined;
+};
+
+/**
+ * Classifies a printed token (letters, digits, dashes or single spaces between digit groups) as
+ * a possible code, or rejects it: dates, UUID pieces, short numbers and plain words are never codes.
+ */
+export const shapeOf = (printed: string): Shape | undefined => {
+  if (DATE_LIKE.test(printed) || UUID_LIKE.test(printed)) return undefined;
+  if (/^[0-9][0-9 \t\u00a0-]*$/.test(printed)) return digitsShape(printed);
+  if (printed.includes('-')) return groupedShape(printed);
+  return plainShape(printed);
+};

@@ -1,0 +1,138 @@
+import { shapeOf } from './code-shape.js';
+import { TIME_WORDS, compileWords } from './lexicon.js';
+import type { Hits, MessageView, Segment, Source } from './segments.js';
+
+/** A code seen once in one segment, with the signals its surroundings give. */
+export interface CodeSighting {
+  readonly value: string;
+  readonly printed: string;
+  readonly source: Source;
+  readonly start: number;
+  readonly score: number;
+  readonly signals: Record<string, number>;
+  readonly snippet: string;
+}
+
+// Tokens: letters/digits joined by dashes; digit groups split by one space; one digit per cell.
+const TOKEN_RE = /[A-Za-z0-9]+(?:[-\u2010\u2011][A-Za-z0-9]+)*/g;
+// Groups of one length only ("123 456", "12 34 56"): "2024 12" is a date and time, not a code.
+const SPLIT_RE = /(?<![\p{L}\p{N}+])(?:\d{3}(?:[ \u00a0]\d{3}){1,2}|\d{4}[ \u00a0]\d{4}|\d{2}(?:[ \u00a0]\d{2}){2,3})(?![\p{L}\p{N}]|[.,:]\d)/gu;
+const CELLS_RE = /(?<![\p{L}\p{N}+])\d(?:[ \t\u00a0]{1,3}\d){3,9}(?![\p{L}\p{N}]|[.,:]\d)/gu;
+const ORIGIN_RE = /^@([a-z0-9.-]+\.[a-z]{2,}) #([A-Za-z0-9-]{4,12})[ \t]*$/gm;
+const PHONE_RE = /\+\d{1,3}[\d \u00a0().-]{5,}\d|\(\d{3}\)[ \u00a0]?\d{3}-\d{4}/g;
+const TIME_AFTER = compileWords(TIME_WORDS, 'iuy');
+const BASE = -3;
+
+const lineBounds = (text: string, start: number, end: number): [number, number] => {
+  const a = text.lastIndexOf('\n', start - 1) + 1;
+  const b = text.indexOf('\n', end);
+  return [a, b < 0 ? text.length : b];
+};
+
+const lastBefore = (hits: Hits, pos: number, from: number): number | undefined => {
+  let found: number | undefined;
+  for (const [s, e] of hits) {
+    if (s >= pos) break;
+    if (e <= pos && s >= from) found = e;
+  }
+  return found;
+};
+
+const firstAfter = (hits: Hits, pos: number, to: number): number | undefined => {
+  for (const [s] of hits) if (s >= pos && s < to) return s;
+  return undefined;
+};
+
+/** True when a character next to a token makes it part of something larger (URL, date, amount). */
+const glued = (text: string, start: number, end: number): boolean => {
+  const prev = text[start - 1] ?? ' ';
+  const next = text[end] ?? ' ';
+  const after = text[end + 1] ?? ' ';
+  if (/[./@_%=&?+$€£¥\\]/.test(prev) || /[@_%=&/\\$€£¥]/.test(next)) return true;
+  if (prev === ':' && /[0-9]/.test(text[start - 2] ?? '')) return true;
+  if (/[.,:]/.test(next) && /[0-9A-Za-z]/.test(after)) return true;
+  return /[\p{Script=Latin}\p{Script=Cyrillic}]/u.test(prev + next);
+};
+
+const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): boolean => {
+  let end = lineStart - 1;
+  for (let seen = 0; end > 0 && seen < lines; ) {
+    const start = seg.text.lastIndexOf('\n', end - 1) + 1;
+    if (seg.text.slice(start, end).trim().length > 0) {
+      if (seg.codeWords.some(([s, e]) => s >= start && e <= end)) return true;
+      seen += 1;
+    }
+    end = start - 1;
+  }
+  return false;
+};
+
+/** Scores one sighting from its context; each signal is a log-odds contribution. */
+const contextSignals = (seg: Segment, start: number, end: number, printed: string): Record<string, number> => {
+  const text = seg.text;
+  const [ls, le] = lineBounds(text, start, end);
+  const line = text.slice(ls, le).trim().replace(/[.:]$/, '');
+  const sig: Record<string, number> = {};
+  const kw = lastBefore(seg.codeWords, start, Math.max(ls, start - 100));
+  if (kw !== undefined) sig.keyword_before = start - kw <= 40 ? 2.5 : 1.5;
+  const alone = line === printed;
+  if (alone) sig.alone_on_line = 1.5;
+  if (alone && kw === undefined) {
+    if (previousLineHasWord(seg, ls, 1)) sig.keyword_line_above = 2;
+    else if (previousLineHasWord(seg, ls, 2)) sig.keyword_line_above = 1.2;
+  }
+  if (firstAfter(seg.codeWords, end, Math.min(le, end + 30)) !== undefined) sig.keyword_after = 1.8;
+  const decoy = lastBefore(seg.decoyWords, start, Math.max(ls, start - 20));
+  if (decoy !== undefined && (kw === undefined || decoy >= kw)) sig.decoy_word = -4;
+  TIME_AFTER.lastIndex = end + (/^[ \u00a0]/.test(text.slice(end, end + 1)) ? 1 : 0);
+  if (TIME_AFTER.test(text)) sig.duration = -5;
+  if (text[start - 1] === '#' && kw === undefined) sig.hash_prefix = -1.5;
+  if (/[(（[【][^)）\]】]{0,14}$/.test(text.slice(Math.max(ls, start - 15), start)) && /^\s?[)）\]】]/.test(text.slice(end, end + 3))) {
+    sig.parenthetical = -1.2;
+  }
+  if (start >= seg.footerAt) sig.footer = -1.5;
+  return sig;
+};
+
+const sighting = (seg: Segment, start: number, printed: string, extra: Record<string, number> = {}): CodeSighting | undefined => {
+  const shape = shapeOf(printed);
+  if (!shape) return undefined;
+  const signals = { shape: shape.prior, ...contextSignals(seg, start, start + printed.length, printed), ...extra };
+  const score = Object.values(signals).reduce((a, b) => a + b, BASE);
+  const snippet = seg.text.slice(Math.max(0, start - 60), start + printed.length + 60).replace(/\s+/g, ' ');
+  return { value: shape.value, printed, source: seg.source, start, score, signals, snippet };
+};
+
+const spans = (re: RegExp, text: string): [number, number][] => [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length]);
+const inside = (list: [number, number][], s: number, e: number): boolean => list.some(([a, b]) => s >= a && e <= b);
+
+/** Finds every plausible code sighting in one segment. */
+const scanSegment = (seg: Segment): CodeSighting[] => {
+  const text = seg.text;
+  const out: CodeSighting[] = [];
+  const phones = spans(PHONE_RE, text);
+  const grouped: [number, number][] = [];
+  for (const m of text.matchAll(ORIGIN_RE)) {
+    const code = m[2] ?? '';
+    const s = sighting(seg, m.index + m[0].indexOf('#') + 1, code, { origin_bound: 6 });
+    if (s) out.push(s);
+  }
+  for (const re of [CELLS_RE, SPLIT_RE]) {
+    for (const m of text.matchAll(re)) {
+      if (inside(phones, m.index, m.index + m[0].length) || inside(grouped, m.index, m.index + m[0].length)) continue;
+      grouped.push([m.index, m.index + m[0].length]);
+      const s = sighting(seg, m.index, m[0], { split: -0.3 });
+      if (s) out.push(s);
+    }
+  }
+  for (const m of text.matchAll(TOKEN_RE)) {
+    const [s, e] = [m.index, m.index + m[0].length];
+    if (m[0].length < 4 || glued(text, s, e) || inside(phones, s, e) || inside(grouped, s, e)) continue;
+    const found = sighting(seg, s, m[0].replace(/[\u2010\u2011]/g, '-'));
+    if (found) out.push(found);
+  }
+  return out;
+};
+
+/** All code sightings of a message, in every segment. */
+export const findCodes = (view: MessageView): CodeSighting[] => view.segments.flatMap(scanSegment);

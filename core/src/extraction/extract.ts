@@ -1,0 +1,107 @@
+import { CALIBRATION, confidences } from './calibration.js';
+import { findCodes, type CodeSighting } from './codes.js';
+import { findLinks } from './links.js';
+import { matchesRules, ruleCodes, type ExtractionRules } from './rules.js';
+import { viewMessage, type MessageView } from './segments.js';
+import type { Candidate, Evidence, Extraction, LinkKind, ParsedMessage, SecretType } from './types.js';
+
+/** A candidate before calibration: the raw score is a sum of log-odds signals. */
+export interface ScoredCandidate {
+  readonly type: SecretType;
+  readonly value: string;
+  readonly link_kind?: LinkKind;
+  readonly score: number;
+  readonly evidence: Evidence;
+}
+
+const MAX_CANDIDATES = 5;
+// Below this a candidate is noise; keeping it would only leak runner-up values into payloads.
+const MIN_CONFIDENCE = 0.01;
+// A rule's code is what the identity's owner said a code looks like: trusted far above heuristics.
+const RULE_SCORE = 6;
+
+/** Merges sightings of the same code; seeing it in several parts (subject and body) is a signal. */
+const mergeCodes = (sightings: readonly CodeSighting[]): ScoredCandidate[] => {
+  const byValue = new Map<string, CodeSighting[]>();
+  for (const s of sightings) byValue.set(s.value, [...(byValue.get(s.value) ?? []), s]);
+  return [...byValue.entries()].map(([value, all]) => {
+    const best = all.reduce((a, b) => (b.score > a.score ? b : a));
+    const sources = [...new Set(all.map((s) => s.source))];
+    const bonus = 0.4 * Math.min(2, sources.length - 1);
+    const signals = bonus > 0 ? { ...best.signals, several_parts: bonus } : best.signals;
+    const printed = best.printed !== value ? { printed: best.printed } : {};
+    return { type: 'otp', value, score: best.score + bonus, evidence: { sources, snippet: best.snippet, signals, ...printed } };
+  });
+};
+
+const linkCandidates = (view: MessageView): ScoredCandidate[] =>
+  findLinks(view).map((l) => ({
+    type: 'magic_link',
+    value: l.value,
+    link_kind: l.kind,
+    score: l.score,
+    evidence: {
+      sources: l.sources,
+      snippet: l.snippet,
+      signals: l.signals,
+      ...(l.anchorText !== undefined ? { anchorText: l.anchorText } : {}),
+      ...(l.unwrapped !== undefined ? { unwrapped: l.unwrapped } : {}),
+    },
+  }));
+
+const ruleCandidates = (view: MessageView, pattern: string): ScoredCandidate[] =>
+  ruleCodes(pattern, view.segments.map((s) => s.text)).map((m, i) => ({
+    type: 'otp',
+    value: m.value,
+    score: RULE_SCORE - i,
+    evidence: { sources: [], snippet: m.snippet, signals: { rule: RULE_SCORE - i }, rule: true },
+  }));
+
+// When a link only carries the code the text already shows ("enter 123456, or click here"), the
+// code is what the message leads with; a parenthetical "(Code 123456)" next to a button is not.
+const LINK_CARRIES_CODE = 1.2;
+
+const carried = (code: ScoredCandidate, links: readonly ScoredCandidate[]): boolean =>
+  links.some((l) => l.score > -1 && new RegExp(`[=/]${code.value.replace(/[-]/g, '\\-')}(?:[&#/]|$)`).test(l.value));
+
+const preferShownCodes = (codes: ScoredCandidate[], links: readonly ScoredCandidate[]): ScoredCandidate[] =>
+  codes.map((c) =>
+    c.evidence.signals.parenthetical === undefined && carried(c, links)
+      ? { ...c, score: c.score + LINK_CARRIES_CODE, evidence: { ...c.evidence, signals: { ...c.evidence.signals, link_carries_code: LINK_CARRIES_CODE } } }
+      : c,
+  );
+
+/**
+ * Every candidate of a message with its raw score, best first, before calibration. Exposed for
+ * fitting the calibration; callers want `extract`.
+ */
+export const scoreCandidates = (message: ParsedMessage, rules: ExtractionRules = {}): ScoredCandidate[] => {
+  const view = viewMessage(message);
+  const type = rules.extraction_type ?? 'auto';
+  const codes =
+    type === 'magic_link' ? [] : rules.code_pattern !== undefined ? ruleCandidates(view, rules.code_pattern) : mergeCodes(findCodes(view));
+  const links = type === 'otp' ? [] : linkCandidates(view);
+  return [...preferShownCodes(codes, links), ...links].sort((a, b) => b.score - a.score);
+};
+
+/**
+ * Finds the one-time code or magic link a message carries. Pure and synchronous. Returns up to
+ * five candidates, best first, each with a calibrated confidence; when rules are given and the
+ * message does not match their sender or subject pattern, it returns no candidate at all.
+ */
+export const extract = (message: ParsedMessage, rules?: ExtractionRules): Extraction => {
+  if (rules !== undefined && !matchesRules(message, rules)) return { top: undefined, candidates: [], ruleMismatch: true };
+  const scored = scoreCandidates(message, rules);
+  const probs = confidences(scored.map((c) => c.score), CALIBRATION);
+  const candidates: Candidate[] = scored
+    .map((c, i) => ({
+      type: c.type,
+      value: c.value,
+      ...(c.link_kind !== undefined ? { link_kind: c.link_kind } : {}),
+      confidence: Math.round((probs[i] ?? 0) * 1000) / 1000,
+      evidence: c.evidence,
+    }))
+    .filter((c) => c.confidence >= MIN_CONFIDENCE)
+    .slice(0, MAX_CANDIDATES);
+  return { top: candidates[0], candidates, ruleMismatch: false };
+};

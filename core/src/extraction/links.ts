@@ -1,0 +1,121 @@
+import { ACTION_WORDS, KIND_WORDS, NEGATIVE_LINK_WORDS, compileWords } from './lexicon.js';
+import type { MessageView, Source } from './segments.js';
+import type { LinkKind } from './types.js';
+import { parseHttpUrl, siteOf, unwrapRedirect, urlFeatures } from './url-features.js';
+
+/** A distinct link of a message, scored. */
+export interface LinkSighting {
+  readonly value: string;
+  readonly kind: LinkKind;
+  readonly score: number;
+  readonly signals: Record<string, number>;
+  readonly sources: Source[];
+  readonly anchorText: string | undefined;
+  readonly unwrapped: string | undefined;
+  readonly snippet: string;
+}
+
+interface Seen {
+  href: string;
+  sources: Set<Source>;
+  anchors: string[];
+  imageOnly: boolean;
+  button: boolean;
+  context: string;
+  count: number;
+  inFooter: boolean;
+}
+
+// Printed URLs end at the first non-ASCII character: in CJK and Korean text a particle often
+// follows the URL with no space ("…/confirm/을 클릭하세요").
+const URL_RE = /https?:\/\/[^\s<>"'\][)(\u0080-\uffff]+/g;
+const NEGATIVE_RE = compileWords(NEGATIVE_LINK_WORDS, 'iu');
+const ACTION_RE = compileWords(ACTION_WORDS, 'iu');
+const KIND_RES = (Object.keys(KIND_WORDS) as (keyof typeof KIND_WORDS)[]).map((k) => [k, compileWords(KIND_WORDS[k], 'iu')] as const);
+const SOCIAL = /(^|\.)(twitter|x|facebook|linkedin|youtube|instagram|github|reddit|tiktok|medium|discord|pinterest|t)\.(com|gg|me)$|(^|\.)(apps\.apple|play\.google)\.com$/i;
+const BASE = -2.5;
+const CONTEXT_CHARS = 160;
+
+const remember = (map: Map<string, Seen>, href: string, source: Source, extra: Partial<Seen>): void => {
+  const seen = map.get(href) ?? { href, sources: new Set(), anchors: [], imageOnly: true, button: false, context: '', count: 0, inFooter: true };
+  seen.sources.add(source);
+  seen.count += 1;
+  if (extra.anchors?.[0]) seen.anchors.push(extra.anchors[0]);
+  seen.imageOnly &&= extra.imageOnly ?? false;
+  seen.button ||= extra.button ?? false;
+  seen.inFooter &&= extra.inFooter ?? false;
+  if (extra.context && seen.context.length < CONTEXT_CHARS) seen.context += ` ${extra.context}`;
+  map.set(href, seen);
+};
+
+/** Collects every http(s) link: anchors of the HTML part and URLs printed in the text. */
+const collect = (view: MessageView): Map<string, Seen> => {
+  const map = new Map<string, Seen>();
+  const html = view.segments.find((s) => s.source === 'html');
+  for (const link of view.links) {
+    const at = link.text && html ? html.text.indexOf(link.text) : -1;
+    const context = at > 0 && html ? html.text.slice(Math.max(0, at - CONTEXT_CHARS), at) : '';
+    const inFooter = html !== undefined && at >= html.footerAt;
+    remember(map, link.href, 'html', { anchors: [link.text], imageOnly: link.imageOnly === true, button: link.button === true, context, inFooter });
+  }
+  for (const seg of view.segments) {
+    if (seg.source === 'subject') continue;
+    for (const m of seg.text.matchAll(URL_RE)) {
+      const href = m[0].replace(/[.,;:!?'"]+$/, '');
+      const context = seg.text.slice(Math.max(0, m.index - CONTEXT_CHARS), m.index);
+      remember(map, href, seg.source, { imageOnly: false, context, inFooter: m.index >= seg.footerAt });
+    }
+  }
+  return map;
+};
+
+/** Votes for a link kind: the URL's own words, then the anchor, the text before it, the subject. */
+const classify = (hint: LinkKind | undefined, anchor: string, context: string, subject: string): LinkKind => {
+  const votes = new Map<LinkKind, number>();
+  const vote = (k: LinkKind, w: number): void => void votes.set(k, (votes.get(k) ?? 0) + w);
+  if (hint) vote(hint, 2);
+  for (const [kind, re] of KIND_RES) {
+    if (re.test(anchor)) vote(kind, 2);
+    if (re.test(context)) vote(kind, 1);
+    if (re.test(subject)) vote(kind, 1.5);
+  }
+  let best: [LinkKind, number] = ['other', 0];
+  for (const [k, w] of votes) if (w > best[1]) best = [k, w];
+  return best[0];
+};
+
+const scoreLink = (seen: Seen, view: MessageView): LinkSighting | undefined => {
+  const outer = parseHttpUrl(seen.href);
+  if (!outer) return undefined;
+  const inner = unwrapRedirect(outer);
+  const f = urlFeatures(inner ?? outer);
+  const anchor = seen.anchors.find((a) => a.length > 0) ?? '';
+  const sig: Record<string, number> = { token: [-2.5, 1, 2.5][f.token] ?? 0 };
+  if (f.kindHint) sig.url_words = 1;
+  if (KIND_RES.some(([, re]) => re.test(anchor))) sig.anchor_words = 1;
+  else if (ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
+  else if (KIND_RES.some(([, re]) => re.test(seen.context.slice(-80)))) sig.context_words = 0.6;
+  if (f.negative || NEGATIVE_RE.test(anchor)) sig.footer_link = -5;
+  if (SOCIAL.test(f.host)) sig.social = -4;
+  if (view.senderDomain) sig.site = siteOf(f.host) === siteOf(view.senderDomain) ? 0.3 : -0.8;
+  if (seen.imageOnly && seen.sources.size === 1) sig.image_only = -1.5;
+  if (seen.count >= 2) sig.repeated = 0.4;
+  if (seen.button) sig.button = 0.5;
+  if (seen.inFooter) sig.footer = -1.5;
+  const score = Object.values(sig).reduce((a, b) => a + b, BASE);
+  const kind = classify(f.kindHint, anchor, seen.context, view.subject);
+  return {
+    value: seen.href,
+    kind,
+    score,
+    signals: sig,
+    sources: [...seen.sources],
+    anchorText: anchor || undefined,
+    unwrapped: inner?.href,
+    snippet: `${seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${anchor}]`,
+  };
+};
+
+/** Every distinct http(s) link of a message, scored as a possible magic link. */
+export const findLinks = (view: MessageView): LinkSighting[] =>
+  [...collect(view).values()].flatMap((seen) => scoreLink(seen, view) ?? []);

@@ -1,0 +1,62 @@
+import { htmlToView } from './html.js';
+import { CODE_COMPOUND, CODE_WORDS, DECOY_WORDS, compileWords } from './lexicon.js';
+import type { MessageLink, ParsedMessage } from './types.js';
+
+/** Where in the message a piece of text came from. */
+export type Source = 'subject' | 'text' | 'html';
+
+/** Start and end offsets of keyword hits in a segment, in ascending order. */
+export type Hits = readonly (readonly [number, number])[];
+
+/** One readable part of a message with its keyword hits precomputed (one scan per lexicon). */
+export interface Segment {
+  readonly source: Source;
+  readonly text: string;
+  readonly codeWords: Hits;
+  readonly decoyWords: Hits;
+  /** Offset where a footer starts (signature delimiter), or the text length when there is none. */
+  readonly footerAt: number;
+}
+
+/** The message as the engine reads it. */
+export interface MessageView {
+  readonly segments: readonly Segment[];
+  readonly links: readonly MessageLink[];
+  readonly subject: string;
+  readonly senderDomain: string;
+}
+
+const CODE_RE = new RegExp(`${compileWords(CODE_WORDS).source}|${CODE_COMPOUND}`, 'giu');
+const DECOY_RE = compileWords(DECOY_WORDS);
+// "-- " on its own line is the usual signature delimiter; operator footers follow it.
+const FOOTER_RE = /\n--[ \t]?\n/;
+
+const hits = (re: RegExp, text: string): Hits => [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const);
+
+const segment = (source: Source, raw: string): Segment => {
+  const text = raw.replace(/\r\n?/g, '\n');
+  const footer = FOOTER_RE.exec(text);
+  return {
+    source,
+    text,
+    codeWords: hits(CODE_RE, text),
+    decoyWords: hits(DECOY_RE, text),
+    footerAt: footer ? footer.index : text.length,
+  };
+};
+
+const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/** Builds the segments and links of a message, deriving the HTML view when the parser did not. */
+export const viewMessage = (message: ParsedMessage): MessageView => {
+  const needsView = message.html.length > 0 && (message.htmlText === undefined || message.links === undefined);
+  const derived = needsView ? htmlToView(message.html) : undefined;
+  const htmlText = message.htmlText ?? derived?.text ?? '';
+  const segments = [segment('subject', message.subject), segment('text', message.text), segment('html', htmlText)];
+  return {
+    segments: segments.filter((s) => s.text.trim().length > 0),
+    links: message.links ?? derived?.links ?? [],
+    subject: message.subject,
+    senderDomain: domainOf(message.from.address || message.envelopeFrom),
+  };
+};

@@ -1,0 +1,116 @@
+import type { LinkKind } from './types.js';
+
+/** What a URL's own text says about it. */
+export interface UrlFeatures {
+  /** 2: carries a long random token; 1: a short or structured one (UUID, `code=AB12CD`); 0: none. */
+  readonly token: 0 | 1 | 2;
+  /** Link kind its path or query names point to, if any. */
+  readonly kindHint: LinkKind | undefined;
+  /** Path names a footer or settings page (unsubscribe, help, privacy, revoke…). */
+  readonly negative: boolean;
+  readonly host: string;
+}
+
+// Parameters that carry where to go after the action; their URL value is never "the" link.
+const AFTER_ACTION = /^(redirect_?to|redirect_?ur[il]|callback_?url|return_?(?:url|to)|next|continue|state|service|origin|referr?er)$/i;
+// Parameters that say nothing secret (identity, tracking, display).
+const NOT_SECRET = /^(utm_\w+|email|lang|locale|hl|theme|source|ref|medium|campaign|name|team_?name|organi[sz]ation_?name|user_?name|login_?name|type|expires?|expire|mode|tab_?id|client_?id|scope|response_?type|from_?email)$/i;
+const SECRET_PARAM = /(token|code|key|secret|sig|signature|hash|otp|nonce|ticket|oobcode|verifier|auth)/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
+const NEGATIVE_PATH = /unsubscribe|opt-?out|preferences|privacy|terms|\/help\b|\/support\b|\/faq|\/contact|revoke|\/report|notification|\/settings|\/legal|\/about\b|\/blog\b|\/docs?\b/i;
+// URL words are English in practice, whatever language the mail is in.
+const URL_HINTS: readonly [LinkKind, RegExp][] = [
+  ['password_reset', /reset|recover|forgot|passw(or)?d|credential/gi],
+  ['invite', /invit|join|accept|membership/gi],
+  ['verify_email', /verif|confirm|activat|validat|e-?mail[-_]?change|sign-?up|register|registration/gi],
+  ['sign_in', /log-?in|sign-?in|magic|session|callback|passwordless|\botp\b/gi],
+];
+
+/** The kind whose URL word occurs last: the deepest path segment is the most specific. */
+const hintOf = (words: string): LinkKind | undefined => {
+  let best: [LinkKind, number] | undefined;
+  for (const [kind, re] of URL_HINTS) {
+    let at = -1;
+    for (const m of words.matchAll(re)) at = m.index;
+    if (at >= 0 && (!best || at > best[1])) best = [kind, at];
+  }
+  return best?.[0];
+};
+
+const classes = (v: string): number => [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(v)).length;
+
+/** Strength of one path segment or parameter value as a secret token. */
+const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
+  if (JWT.test(value)) return 2;
+  if (UUID.test(value)) return 1;
+  const core = value.replace(/[-_.~:]/g, '');
+  if (core.length >= 16 && (classes(core) >= 2 || /^[0-9a-f]{20,}$/i.test(core))) return 2;
+  if (core.length >= 4 && SECRET_PARAM.test(name)) return core.length >= 12 && classes(core) >= 2 ? 2 : 1;
+  return core.length >= 6 && classes(core) >= 2 && /\d/.test(core) ? 1 : 0;
+};
+
+const safeDecode = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/** Splits a URL into path segments and query pairs, including a hash-routed path and query. */
+const parts = (url: URL): { segments: string[]; params: [string, string][] } => {
+  const [hashPath = '', hashQuery = ''] = url.hash.replace(/^#/, '').split('?', 2);
+  const segments = `${url.pathname}/${hashPath}`.split('/').filter(Boolean).map(safeDecode);
+  const params = [...url.searchParams.entries(), ...new URLSearchParams(hashQuery).entries()];
+  return { segments, params };
+};
+
+/** Reads the token, kind hint and footer signals from a URL. */
+export const urlFeatures = (url: URL): UrlFeatures => {
+  const { segments, params } = parts(url);
+  let token: 0 | 1 | 2 = 0;
+  const bump = (t: 0 | 1 | 2): void => {
+    if (t > token) token = t;
+  };
+  segments.forEach((s) => bump(tokenStrength(s)));
+  params.filter(([k]) => !AFTER_ACTION.test(k) && !NOT_SECRET.test(k)).forEach(([k, v]) => bump(tokenStrength(v, k)));
+  const typed = params.find(([k]) => /^(type|action|mode)$/i.test(k))?.[1] ?? '';
+  const words = [...segments, ...params.filter(([k]) => !AFTER_ACTION.test(k) && !NOT_SECRET.test(k)).map(([k]) => k)].join('/');
+  const kindHint = hintOf(typed) ?? hintOf(words);
+  return { token, kindHint, negative: NEGATIVE_PATH.test(`/${segments.join('/')}`), host: url.hostname.toLowerCase() };
+};
+
+/**
+ * The destination a click-tracking redirector forwards to, when it is carried URL-encoded in a
+ * parameter; undefined for ordinary links, including after-login `redirect_to`-style parameters.
+ */
+export const unwrapRedirect = (url: URL): URL | undefined => {
+  for (const [k, v] of url.searchParams.entries()) {
+    if (AFTER_ACTION.test(k) || !/^https?:\/\//i.test(v)) continue;
+    try {
+      return new URL(v);
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+};
+
+/** Parses an http(s) URL; anything else (mailto:, tel:, relative, malformed) yields undefined. */
+export const parseHttpUrl = (href: string): URL | undefined => {
+  if (!/^https?:\/\//i.test(href)) return undefined;
+  try {
+    return new URL(href);
+  } catch {
+    return undefined;
+  }
+};
+
+/** A crude registrable domain: the last two labels, three under a two-letter country code's `co.`-style zone. */
+export const siteOf = (host: string): string => {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  const n = labels.length;
+  const zoned = n >= 3 && (labels[n - 1] ?? '').length === 2 && /^(co|com|org|net|ac|gov|edu|ne|or)$/.test(labels[n - 2] ?? '');
+  return labels.slice(zoned ? -3 : -2).join('.');
+};
