@@ -34,13 +34,16 @@ const EnvShape = z.object({
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
-export const EnvSchema = EnvShape
-  .superRefine((env, ctx) => {
-    if (env.EPHEMAIL_MODE === 'production' && env.INBOX_DOMAIN === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['INBOX_DOMAIN'], message: 'required in production mode' });
-    }
-  })
-  .transform((env) => ({ ...env, INBOX_DOMAIN: (env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN).toLowerCase() }));
+/** Rules across variables, checked on the raw values so they are reported with any type errors. */
+const crossFieldIssues = (raw: Record<string, string | undefined>): string[] =>
+  (raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.INBOX_DOMAIN === undefined
+    ? ['  INBOX_DOMAIN: required in production mode']
+    : [];
+
+export const EnvSchema = EnvShape.transform((env) => ({
+  ...env,
+  INBOX_DOMAIN: (env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN).toLowerCase(),
+}));
 
 export type HostConfig = z.infer<typeof EnvSchema>;
 
@@ -51,7 +54,10 @@ export class ConfigError extends Error {}
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): HostConfig => {
   const known = Object.fromEntries(Object.keys(EnvShape.shape).map((name) => [name, env[name] === '' ? undefined : env[name]]));
   const parsed = EnvSchema.safeParse(known);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  const lines = [
+    ...(parsed.success ? [] : parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`)),
+    ...crossFieldIssues(known),
+  ];
+  if (parsed.success && lines.length === 0) return parsed.data;
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 };

@@ -22,7 +22,12 @@ const withService = async <T>(work: (service: Ephemail) => Promise<T>): Promise<
 
 /** `ephemail keys create|list|revoke`, against the same DATABASE_URL as the host. */
 export const keysCommand = (io: CliIo, setExit: (code: number) => void): Command => {
-  const keys = new Command('keys').description('manage API keys');
+  // Subcommands inherit these settings when created from `keys` below: errors are returned as
+  // exit codes, never by process.exit, and output goes to the given streams.
+  const keys = new Command('keys')
+    .description('manage API keys')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   keys
     .command('create')
     .description('create an API key (the key is shown only now)')

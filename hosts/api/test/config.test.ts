@@ -1,0 +1,31 @@
+import test from 'ava';
+import { ConfigError, loadConfig, SCOPES_DEFAULT_FOR_TEST } from './config-support.js';
+
+test('config: defaults give the embedded development service', (t) => {
+  const config = loadConfig({});
+  t.is(config.EPHEMAIL_MODE, 'development');
+  t.is(config.PORT, 3000);
+  t.is(config.HOST, '127.0.0.1');
+  t.is(config.DATABASE_URL, 'sqlite:./data/ephemail.db');
+  t.is(config.INBOX_DOMAIN, 'inbox.localhost');
+  t.deepEqual(config.BOOTSTRAP_SCOPES, SCOPES_DEFAULT_FOR_TEST);
+  t.is(config.TRUST_PROXY, false);
+});
+
+test('config: values are parsed and checked', (t) => {
+  const config = loadConfig({ PORT: '8080', DATABASE_URL: 'memory:', BOOTSTRAP_SCOPES: 'identities:read, secrets:read', TRUST_PROXY: '2', INBOX_DOMAIN: 'Mail.Example.COM' });
+  t.is(config.PORT, 8080);
+  t.deepEqual(config.BOOTSTRAP_SCOPES, ['identities:read', 'secrets:read']);
+  t.is(config.TRUST_PROXY, 2);
+  t.is(config.INBOX_DOMAIN, 'mail.example.com');
+});
+
+test('config: every bad variable is named in one error', (t) => {
+  const error = t.throws(() => loadConfig({ PORT: '70000', DATABASE_URL: 'postgres://x', BOOTSTRAP_SCOPES: 'root', BOOTSTRAP_API_KEY: 'aid_short' }), { instanceOf: ConfigError });
+  for (const name of ['PORT', 'DATABASE_URL', 'BOOTSTRAP_SCOPES', 'BOOTSTRAP_API_KEY']) t.regex(error!.message, new RegExp(name));
+});
+
+test('config: production mode requires INBOX_DOMAIN', (t) => {
+  t.throws(() => loadConfig({ EPHEMAIL_MODE: 'production' }), { message: /INBOX_DOMAIN: required in production mode/ });
+  t.is(loadConfig({ EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.example.com' }).INBOX_DOMAIN, 'in.example.com');
+});

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// The root `npm test`: type-check, lint, then every workspace's ava suite, and a closing line
+// `N passed, N failed` with the real totals. Exits non-zero when anything failed.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureSystemPackages } from './system-packages.mjs';
+
+const root = resolve(fileURLToPath(import.meta.url), '../../..');
+const only = (process.env.TEST_ONLY ?? '').split(',').filter(Boolean);
+
+/** Runs a command, streaming its output, and answers its exit code and captured stdout. */
+const run = (command, args, cwd, { capture = false } = {}) =>
+  new Promise((resolveRun) => {
+    const child = spawn(command, args, { cwd, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: process.env });
+    let out = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('close', (code) => resolveRun({ code: code ?? 1, out }));
+  });
+
+/** Workspace folders, in the order of the root package.json's globs. */
+const workspaces = () => {
+  const globs = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).workspaces;
+  return globs.flatMap((pattern) => {
+    if (!pattern.endsWith('/*')) return [pattern];
+    const parent = pattern.slice(0, -2);
+    return readdirSync(join(root, parent), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${parent}/${entry.name}`)
+      .sort();
+  });
+};
+
+const hasTests = (dir) => {
+  const testDir = join(root, dir, 'test');
+  if (!existsSync(testDir)) return false;
+  const walk = (d) =>
+    readdirSync(d, { withFileTypes: true }).some((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.test.ts')));
+  return walk(testDir);
+};
+
+/** Totals from ava's TAP summary (`# pass N`, `# fail N`, `# skip N`), plus a failure when it crashed. */
+const tally = (out, code) => {
+  const count = (name) => [...out.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))].reduce((sum, m) => sum + Number(m[1]), 0);
+  const passed = count('pass');
+  const failed = count('fail');
+  // A suite that crashed before its summary still counts as a failure.
+  return { passed, failed: failed === 0 && code !== 0 ? 1 : failed, skipped: count('skip') };
+};
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const rows = [];
+const record = (name, result) => {
+  totals.passed += result.passed;
+  totals.failed += result.failed;
+  totals.skipped += result.skipped;
+  rows.push([name, result]);
+};
+const check = async (name, command, args) => {
+  if (only.length > 0 && !only.includes(name)) return;
+  console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
+  const { code } = await run(command, args, root);
+  record(name, code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0 });
+};
+
+await ensureSystemPackages();
+await check('typecheck', 'npx', ['tsc', '-b', 'tsconfig.build.json']);
+await check('typecheck-tests', 'npx', ['tsc', '-p', 'tsconfig.json']);
+await check('lint', 'npx', ['eslint', '.']);
+await check('boundaries', 'npx', ['depcruise', 'core', 'adapters', 'hosts', '--config', '.dependency-cruiser.cjs']);
+for (const dir of workspaces().filter(hasTests)) {
+  if (only.length > 0 && !only.includes(dir)) continue;
+  console.log(`\n=== ${dir}: ava`);
+  const { code, out } = await run('npx', ['ava', '--tap'], join(root, dir), { capture: true });
+  record(relative(root, join(root, dir)), tally(out, code));
+}
+
+console.log('\nSummary');
+for (const [name, r] of rows) console.log(`  ${name.padEnd(24)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exitCode = totals.failed > 0 ? 1 : 0;

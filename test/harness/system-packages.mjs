@@ -1,0 +1,20 @@
+// System packages the suites need (real peers: see CONTRIBUTING). Installed when missing and
+// running as root with apt-get; otherwise the exact command to run is printed and the run fails.
+import { execFileSync, spawnSync } from 'node:child_process';
+
+/** Debian package → a command it provides, used to tell whether it is installed. */
+export const REQUIRED = {};
+
+const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+
+export const ensureSystemPackages = async (required = REQUIRED) => {
+  const missing = Object.entries(required).filter(([, command]) => !has(command)).map(([pkg]) => pkg);
+  if (missing.length === 0) return;
+  const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!root || !has('apt-get')) {
+    throw new Error(`Missing system packages: ${missing.join(', ')}. Install them with:\n  sudo sh -c '${command}'`);
+  }
+  console.log(`Installing system packages: ${missing.join(', ')}`);
+  execFileSync('sh', ['-c', command], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+};
