@@ -13,7 +13,9 @@ const only = (process.env.TEST_ONLY ?? '').split(',').filter(Boolean);
 /** Runs a command, streaming its output, and answers its exit code and captured stdout. */
 const run = (command, args, cwd, { capture = false } = {}) =>
   new Promise((resolveRun) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: process.env });
+    // Project binaries straight from node_modules/.bin: no npm wrapper in between.
+    const bin = join(root, 'node_modules/.bin', command);
+    const child = spawn(existsSync(bin) ? bin : command, args, { cwd, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: process.env });
     let out = '';
     child.stdout?.on('data', (chunk) => {
       out += chunk;
@@ -35,12 +37,13 @@ const workspaces = () => {
   });
 };
 
+/** Whether a workspace has any `*.test.ts` file outside node_modules and dist. */
 const hasTests = (dir) => {
-  const testDir = join(root, dir, 'test');
-  if (!existsSync(testDir)) return false;
   const walk = (d) =>
-    readdirSync(d, { withFileTypes: true }).some((e) => (e.isDirectory() ? walk(join(d, e.name)) : e.name.endsWith('.test.ts')));
-  return walk(testDir);
+    readdirSync(d, { withFileTypes: true }).some((e) =>
+      e.isDirectory() ? !['node_modules', 'dist'].includes(e.name) && walk(join(d, e.name)) : e.name.endsWith('.test.ts'),
+    );
+  return existsSync(join(root, dir)) && walk(join(root, dir));
 };
 
 /** Totals from ava's TAP summary (`# pass N`, `# fail N`, `# skip N`), plus a failure when it crashed. */
@@ -68,14 +71,14 @@ const check = async (name, command, args) => {
 };
 
 await ensureSystemPackages();
-await check('typecheck', 'npx', ['tsc', '-b', 'tsconfig.build.json']);
-await check('typecheck-tests', 'npx', ['tsc', '-p', 'tsconfig.json']);
-await check('lint', 'npx', ['eslint', '.']);
-await check('boundaries', 'npx', ['depcruise', 'core', 'adapters', 'hosts', '--config', '.dependency-cruiser.cjs']);
+await check('typecheck', 'tsc', ['-b', 'tsconfig.build.json']);
+await check('typecheck-tests', 'tsc', ['-p', 'tsconfig.json']);
+await check('lint', 'eslint', ['.']);
+await check('boundaries', 'depcruise', ['core', 'adapters', 'hosts', '--config', '.dependency-cruiser.cjs']);
 for (const dir of workspaces().filter(hasTests)) {
   if (only.length > 0 && !only.includes(dir)) continue;
   console.log(`\n=== ${dir}: ava`);
-  const { code, out } = await run('npx', ['ava', '--tap'], join(root, dir), { capture: true });
+  const { code, out } = await run('ava', ['--tap'], join(root, dir), { capture: true });
   record(relative(root, join(root, dir)), tally(out, code));
 }
 

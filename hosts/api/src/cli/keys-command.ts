@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import * as E from 'fp-ts/lib/Either.js';
 import { loadConfig } from '../config.js';
 import { openStore } from '../store-factory.js';
-import type { CliIo } from './program.js';
+import type { CliIo } from './io.js';
 
 const list = (value: string): string[] => value.split(',').map((part) => part.trim()).filter(Boolean);
 

@@ -1,10 +1,8 @@
 import { Command, CommanderError } from 'commander';
+import type { CliIo } from './io.js';
 import { keysCommand } from './keys-command.js';
 
-export interface CliIo {
-  readonly stdout: NodeJS.WritableStream;
-  readonly stderr: NodeJS.WritableStream;
-}
+export type { CliIo } from './io.js';
 
 /** The `ephemail` command line: `keys create|list|revoke`. Answers the exit code. */
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
