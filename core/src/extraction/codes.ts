@@ -16,11 +16,11 @@ export interface CodeSighting {
 // Tokens: letters/digits joined by dashes; digit groups split by one space; one digit per cell.
 const TOKEN_RE = /[A-Za-z0-9]+(?:[-\u2010\u2011][A-Za-z0-9]+)*/g;
 // Groups of one length only ("123 456", "12 34 56"): "2024 12" is a date and time, not a code.
-const SPLIT_RE = /(?<![\p{L}\p{N}+])(?:\d{3}(?:[ \u00a0]\d{3}){1,2}|\d{4}[ \u00a0]\d{4}|\d{2}(?:[ \u00a0]\d{2}){2,3})(?![\p{L}\p{N}]|[.,:]\d)/gu;
-const CELLS_RE = /(?<![\p{L}\p{N}+])\d(?:[ \t\u00a0]{1,3}\d){3,9}(?![\p{L}\p{N}]|[.,:]\d)/gu;
+const SPLIT_RE = /(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+])(?:\d{3}(?:[ \u00a0]\d{3}){1,2}|\d{4}[ \u00a0]\d{4}|\d{2}(?:[ \u00a0]\d{2}){2,3})(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
+const CELLS_RE = /(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+])\d(?:[ \t\u00a0]{1,3}\d){3,9}(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
 const ORIGIN_RE = /^@([a-z0-9.-]+\.[a-z]{2,}) #([A-Za-z0-9-]{4,12})[ \t]*$/gm;
 const PHONE_RE = /\+\d{1,3}[\d \u00a0().-]{5,}\d|\(\d{3}\)[ \u00a0]?\d{3}-\d{4}/g;
-const TIME_AFTER = compileWords(TIME_WORDS, 'iuy');
+const TIME_AFTER = compileWords(TIME_WORDS, 'iy');
 const BASE = -3;
 
 const lineBounds = (text: string, start: number, end: number): [number, number] => {
@@ -51,7 +51,7 @@ const glued = (text: string, start: number, end: number): boolean => {
   if (/[./@_%=&?+$€£¥\\]/.test(prev) || /[@_%=&/\\$€£¥]/.test(next)) return true;
   if (prev === ':' && /[0-9]/.test(text[start - 2] ?? '')) return true;
   if (/[.,:]/.test(next) && /[0-9A-Za-z]/.test(after)) return true;
-  return /[\p{Script=Latin}\p{Script=Cyrillic}]/u.test(prev + next);
+  return /[A-Za-z\u00c0-\u024f\u0400-\u04ff]/.test(prev + next);
 };
 
 const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): boolean => {
@@ -107,8 +107,12 @@ const spans = (re: RegExp, text: string): [number, number][] => [...text.matchAl
 const inside = (list: [number, number][], s: number, e: number): boolean => list.some(([a, b]) => s >= a && e <= b);
 
 /** Finds every plausible code sighting in one segment. */
+// URLs and addresses are blanked (same length, offsets kept) before scanning: their pieces are
+// never codes, and long tokenised URLs were most of the scanning cost.
+const MASK_RE = /https?:\/\/[^\s<>"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+
 const scanSegment = (seg: Segment): CodeSighting[] => {
-  const text = seg.text;
+  const text = seg.text.replace(MASK_RE, (m) => ' '.repeat(m.length));
   const out: CodeSighting[] = [];
   const phones = spans(PHONE_RE, text);
   const grouped: [number, number][] = [];

@@ -69,7 +69,8 @@ class Walker {
       return;
     }
     if (!closing && !VOID.has(name) && !attrSource.endsWith('/')) {
-      if (INVISIBLE.has(name) || HIDDEN_STYLE.test(attrs(attrSource).get('style') ?? '')) {
+      // Tested on the raw attributes: parsing them for every tag cost more than the rare false hit.
+      if (INVISIBLE.has(name) || HIDDEN_STYLE.test(attrSource)) {
         this.skip = { name, depth: 1 };
         return;
       }

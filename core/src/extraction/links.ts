@@ -29,9 +29,9 @@ interface Seen {
 // Printed URLs end at the first non-ASCII character: in CJK and Korean text a particle often
 // follows the URL with no space ("…/confirm/을 클릭하세요").
 const URL_RE = /https?:\/\/[^\s<>"'\][)(\u0080-\uffff]+/g;
-const NEGATIVE_RE = compileWords(NEGATIVE_LINK_WORDS, 'iu');
-const ACTION_RE = compileWords(ACTION_WORDS, 'iu');
-const KIND_RES = (Object.keys(KIND_WORDS) as (keyof typeof KIND_WORDS)[]).map((k) => [k, compileWords(KIND_WORDS[k], 'iu')] as const);
+const NEGATIVE_RE = compileWords(NEGATIVE_LINK_WORDS, 'i');
+const ACTION_RE = compileWords(ACTION_WORDS, 'i');
+const KIND_RES = (Object.keys(KIND_WORDS) as (keyof typeof KIND_WORDS)[]).map((k) => [k, compileWords(KIND_WORDS[k], 'i')] as const);
 const SOCIAL = /(^|\.)(twitter|x|facebook|linkedin|youtube|instagram|github|reddit|tiktok|medium|discord|pinterest|t)\.(com|gg|me)$|(^|\.)(apps\.apple|play\.google)\.com$/i;
 const BASE = -2.5;
 const CONTEXT_CHARS = 160;
@@ -69,22 +69,34 @@ const collect = (view: MessageView): Map<string, Seen> => {
   return map;
 };
 
+/** Kind votes of the subject, computed once per message. */
+const subjectVotes = (subject: string): Map<LinkKind, number> =>
+  new Map(KIND_RES.filter(([, re]) => re.test(subject)).map(([kind]) => [kind, 1.5] as [LinkKind, number]));
+
 /** Votes for a link kind: the URL's own words, then the anchor, the text before it, the subject. */
-const classify = (hint: LinkKind | undefined, anchor: string, context: string, subject: string): LinkKind => {
-  const votes = new Map<LinkKind, number>();
+const classify = (hint: LinkKind | undefined, anchor: string, context: string, subject: ReadonlyMap<LinkKind, number>): LinkKind => {
+  const votes = new Map<LinkKind, number>(subject);
   const vote = (k: LinkKind, w: number): void => void votes.set(k, (votes.get(k) ?? 0) + w);
   if (hint) vote(hint, 2);
   for (const [kind, re] of KIND_RES) {
     if (re.test(anchor)) vote(kind, 2);
     if (re.test(context)) vote(kind, 1);
-    if (re.test(subject)) vote(kind, 1.5);
   }
   let best: [LinkKind, number] = ['other', 0];
   for (const [k, w] of votes) if (w > best[1]) best = [k, w];
   return best[0];
 };
 
-const scoreLink = (seen: Seen, view: MessageView): LinkSighting | undefined => {
+interface Scored {
+  readonly seen: Seen;
+  readonly hint: LinkKind | undefined;
+  readonly anchor: string;
+  readonly score: number;
+  readonly signals: Record<string, number>;
+  readonly unwrapped: string | undefined;
+}
+
+const scoreLink = (seen: Seen, view: MessageView): Scored | undefined => {
   const outer = parseHttpUrl(seen.href);
   if (!outer) return undefined;
   const inner = unwrapRedirect(outer);
@@ -103,19 +115,24 @@ const scoreLink = (seen: Seen, view: MessageView): LinkSighting | undefined => {
   if (seen.button) sig.button = 0.5;
   if (seen.inFooter) sig.footer = -1.5;
   const score = Object.values(sig).reduce((a, b) => a + b, BASE);
-  const kind = classify(f.kindHint, anchor, seen.context, view.subject);
-  return {
-    value: seen.href,
-    kind,
-    score,
-    signals: sig,
-    sources: [...seen.sources],
-    anchorText: anchor || undefined,
-    unwrapped: inner?.href,
-    snippet: `${seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${anchor}]`,
-  };
+  return { seen, hint: f.kindHint, anchor, score, signals: sig, unwrapped: inner?.href };
 };
 
-/** Every distinct http(s) link of a message, scored as a possible magic link. */
-export const findLinks = (view: MessageView): LinkSighting[] =>
-  [...collect(view).values()].flatMap((seen) => scoreLink(seen, view) ?? []);
+// Only the best links are ever reported, so only they pay for kind classification.
+const REPORTED = 5;
+
+/** Every distinct http(s) link of a message, scored as a possible magic link; best first. */
+export const findLinks = (view: MessageView): LinkSighting[] => {
+  const scored = [...collect(view).values()].flatMap((seen) => scoreLink(seen, view) ?? []).sort((a, b) => b.score - a.score);
+  const subject = subjectVotes(view.subject);
+  return scored.slice(0, REPORTED).map((l) => ({
+    value: l.seen.href,
+    kind: classify(l.hint, l.anchor, l.seen.context, subject),
+    score: l.score,
+    signals: l.signals,
+    sources: [...l.seen.sources],
+    anchorText: l.anchor || undefined,
+    unwrapped: l.unwrapped,
+    snippet: `${l.seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${l.anchor}]`,
+  }));
+};

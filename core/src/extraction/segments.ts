@@ -26,21 +26,29 @@ export interface MessageView {
   readonly senderDomain: string;
 }
 
-const CODE_RE = new RegExp(`${compileWords(CODE_WORDS).source}|${CODE_COMPOUND}`, 'giu');
+const CODE_RE = new RegExp(`${compileWords(CODE_WORDS).source}|${CODE_COMPOUND}`, 'gi');
 const DECOY_RE = compileWords(DECOY_WORDS);
 // "-- " on its own line is the usual signature delimiter; operator footers follow it.
 const FOOTER_RE = /\n--[ \t]?\n/;
 
 const hits = (re: RegExp, text: string): Hits => [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const);
 
+// Keyword hits are computed on first use: a segment without any code-shaped token never pays
+// for scanning the lexicons.
 const segment = (source: Source, raw: string): Segment => {
-  const text = raw.replace(/\r\n?/g, '\n');
+  const text = raw.indexOf('\r') >= 0 ? raw.replace(/\r\n?/g, '\n') : raw;
   const footer = FOOTER_RE.exec(text);
+  let codeWords: Hits | undefined;
+  let decoyWords: Hits | undefined;
   return {
     source,
     text,
-    codeWords: hits(CODE_RE, text),
-    decoyWords: hits(DECOY_RE, text),
+    get codeWords() {
+      return (codeWords ??= hits(CODE_RE, text));
+    },
+    get decoyWords() {
+      return (decoyWords ??= hits(DECOY_RE, text));
+    },
     footerAt: footer ? footer.index : text.length,
   };
 };

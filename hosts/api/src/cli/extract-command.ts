@@ -44,6 +44,20 @@ const parseArgs = (args: readonly string[]): { reveal: boolean; paths: string[] 
   return paths.length === 0 ? 'no input files\n' : { reveal, paths };
 };
 
+const processFile = async (path: string, parser: ReturnType<typeof createPostalMimeMailParser>, reveal: boolean): Promise<object> => {
+  let raw: Buffer;
+  try {
+    raw = await readFile(path);
+  } catch (e) {
+    return { file: path, error: e instanceof Error ? e.message : String(e), extractions: [] };
+  }
+  const outcome = await parser.parse(raw);
+  if (!outcome.ok) return { file: path, error: describeParseFailure(outcome.error), extractions: [] };
+  const { candidates } = extract(outcome.message);
+  const extractions = [...candidates].sort((a, b) => b.confidence - a.confidence).map((c) => printed(c, reveal));
+  return { file: path, extractions };
+};
+
 /**
  * `ephemail extract [--reveal] <file-or-dir>...`: prints `{"file", "extractions"}` for every
  * `.eml` file, in input order, extractions sorted by confidence (values redacted unless
@@ -62,18 +76,4 @@ export const runExtractCommand = async (args: string[], io: ExtractIo): Promise<
     await write(io.stdout, `${JSON.stringify(line)}\n`);
   }
   return 0;
-};
-
-const processFile = async (path: string, parser: ReturnType<typeof createPostalMimeMailParser>, reveal: boolean): Promise<object> => {
-  let raw: Buffer;
-  try {
-    raw = await readFile(path);
-  } catch (e) {
-    return { file: path, error: e instanceof Error ? e.message : String(e), extractions: [] };
-  }
-  const outcome = await parser.parse(raw);
-  if (!outcome.ok) return { file: path, error: describeParseFailure(outcome.error), extractions: [] };
-  const { candidates } = extract(outcome.message);
-  const extractions = [...candidates].sort((a, b) => b.confidence - a.confidence).map((c) => printed(c, reveal));
-  return { file: path, extractions };
 };

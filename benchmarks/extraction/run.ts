@@ -1,0 +1,78 @@
+/**
+ * Extraction benchmark: accuracy, calibration and speed over the labelled corpus. Run:
+ *   node --import=tsx --conditions=@ephemail/source benchmarks/extraction/run.ts
+ * Prints a summary and writes benchmarks/results/extraction.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { extract } from '@ephemail/core';
+import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import PostalMime from 'postal-mime';
+import { loadCorpus, type Sample } from './corpus.js';
+import { judge, metrics, table, type Metrics, type Outcome } from './metrics.js';
+import { measure } from './throughput.js';
+
+const parser = createPostalMimeMailParser();
+
+type Judged = Outcome & { readonly split: Sample['split']; readonly product: string };
+
+const evaluate = async (samples: readonly Sample[]): Promise<Judged[]> => {
+  const out: Judged[] = [];
+  for (const s of samples) {
+    const parsed = await parser.parse(s.raw);
+    const top = parsed.ok ? extract(parsed.message).top : undefined;
+    out.push({ ...judge(s.label, top), split: s.split, product: s.product });
+  }
+  return out;
+};
+
+const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
+const row = (name: string, m: Metrics): string =>
+  `${name.padEnd(12)} ${String(m.messages).padStart(4)}  acc ${pct(m.accuracy).padStart(6)}  fpr ${pct(m.false_positive_rate).padStart(5)}  recall@.5 ${pct(m.recall_at_0_5).padStart(6)}  ece ${m.ece.toFixed(3)}`;
+
+const samples = loadCorpus();
+const outcomes = await evaluate(samples);
+const splits = {
+  dev: metrics(outcomes.filter((o) => o.split === 'dev')),
+  heldout: metrics(outcomes.filter((o) => o.split === 'heldout')),
+  all: metrics(outcomes),
+};
+const byLanguage = table(outcomes, (o) => o.label.lang);
+const bySource = table(outcomes, (o) => (o as Judged).product);
+
+const bytes = (s: Sample): number => s.raw.byteLength;
+const parseOnly = await measure(samples, bytes, (s) => PostalMime.parse(s.raw));
+const adapterOnly = await measure(samples, bytes, (s) => parser.parse(s.raw));
+const full = await measure(samples, bytes, async (s) => {
+  const parsed = await parser.parse(s.raw);
+  return parsed.ok ? extract(parsed.message) : undefined;
+});
+
+const result = {
+  corpus: { messages: samples.length, templates_heldout: new Set(samples.filter((s) => s.split === 'heldout').map((s) => `${s.product}--${s.template}`)).size },
+  metrics: splits,
+  by_language: byLanguage,
+  by_source: bySource,
+  throughput: {
+    parse_only_postal_mime: parseOnly,
+    parse_adapter: adapterOnly,
+    parse_and_extract: full,
+    ratio_to_parse_only: Math.round((full.messages_per_s / parseOnly.messages_per_s) * 100) / 100,
+  },
+  node: process.version,
+};
+
+console.log('split        msgs  accuracy     false pos    recall         calibration');
+for (const [k, m] of Object.entries(splits)) console.log(row(k, m));
+console.log('\nby language');
+for (const [k, m] of Object.entries(byLanguage)) console.log(row(k, m));
+console.log('\nby source');
+for (const [k, m] of Object.entries(bySource)) console.log(row(k, m));
+console.log('\nthroughput (single core)');
+for (const [k, t] of Object.entries(result.throughput)) console.log(`${k.padEnd(24)} ${typeof t === 'number' ? t : `${t.messages_per_s} msg/s  ${t.mb_per_s} MB/s  max ${t.max_ms} ms  p99 ${t.p99_ms} ms`}`);
+
+const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'extraction.json');
+mkdirSync(dirname(out), { recursive: true });
+writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+console.log(`\nwritten to benchmarks/results/extraction.json`);
