@@ -15,6 +15,21 @@ export default tseslint.config(
     },
   },
   {
+    // Dependency injection belongs to the composition root (ARCHITECTURE rule 4).
+    files: ['core/**/*.ts', 'adapters/**/*.ts', 'examples/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'tsyringe', message: 'tsyringe lives only in hosts/* (the composition root).' },
+            { name: 'reflect-metadata', message: 'reflect-metadata lives only in hosts/* (the composition root).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Programs whose job is to print: the CLI, benchmarks, examples and the test harness.
     files: ['hosts/*/src/cli*.ts', 'hosts/*/src/cli/**', 'hosts/*/src/main.ts', 'benchmarks/**', 'examples/**', 'test/harness/**'],
     rules: { 'no-console': 'off' },
