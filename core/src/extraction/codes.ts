@@ -138,5 +138,13 @@ const scanSegment = (seg: Segment): CodeSighting[] => {
   return out;
 };
 
+// A subject that speaks of a code ("Your login code") says the mail's secret is a code.
+const SUBJECT_SAYS_CODE = 0.6;
+
 /** All code sightings of a message, in every segment. */
-export const findCodes = (view: MessageView): CodeSighting[] => view.segments.flatMap(scanSegment);
+export const findCodes = (view: MessageView): CodeSighting[] => {
+  const found = view.segments.flatMap(scanSegment);
+  const subject = view.segments.find((s) => s.source === 'subject');
+  if (!subject || found.length === 0 || subject.codeWords.length === 0) return found;
+  return found.map((c) => ({ ...c, score: c.score + SUBJECT_SAYS_CODE, signals: { ...c.signals, subject_says_code: SUBJECT_SAYS_CODE } }));
+};

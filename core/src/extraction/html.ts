@@ -16,9 +16,7 @@ const BLOCK = new Set([
 // Cells become tab-separated so "one digit per cell" codes survive as a recognisable run.
 const CELL = new Set(['td', 'th']);
 const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'area', 'base', 'wbr', 'source']);
-// Attribute runs and quoted values are bounded so hostile markup (thousands of unclosed tags)
-// costs linear time instead of rescanning to the end for every '<'.
-const TOKEN = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<([/]?)([a-zA-Z][a-zA-Z0-9:-]*)((?:[^>"']|"[^"]{0,8192}"|'[^']{0,8192}'){0,4096})>|<![^>]*>|<\?[^>]*>/g;
+const TAG_NAME = /^(\/?)([a-zA-Z][a-zA-Z0-9:-]*)/;
 const ATTR = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/i;
 const INVISIBLE_CHARS = /[\u200b-\u200f\u2060\ufeff\u00ad]|\u034f/g;
@@ -105,20 +103,8 @@ class Walker {
   }
 }
 
-/**
- * Converts an HTML body to the text a reader sees and the anchors they can click. Deliberately
- * small (no DOM): enough for mail, where layout is tables and inline styles. Elements hidden
- * with inline styles are dropped, so preheaders and tracking text do not look like content.
- */
-export const htmlToView = (html: string): HtmlView => {
-  const w = new Walker();
-  let last = 0;
-  for (const m of html.matchAll(TOKEN)) {
-    w.text(html.slice(last, m.index));
-    last = m.index + m[0].length;
-    if (m[2] !== undefined) w.tag(m[1] === '/', m[2].toLowerCase(), (m[3] ?? '').trim());
-  }
-  w.text(html.slice(last));
+const finish = (w: Walker, rest: string): HtmlView => {
+  w.text(rest);
   w.closeAnchor();
   const text = w.out
     .join('')
@@ -128,4 +114,37 @@ export const htmlToView = (html: string): HtmlView => {
     .join('\n')
     .trim();
   return { text, links: w.links };
+};
+
+/**
+ * Converts an HTML body to the text a reader sees and the anchors they can click. Deliberately
+ * small (no DOM): enough for mail, where layout is tables and inline styles. Elements hidden
+ * with inline styles are dropped, so preheaders and tracking text do not look like content.
+ */
+export const htmlToView = (html: string): HtmlView => {
+  const w = new Walker();
+  // A hand-rolled scan so that every '<' costs O(1) amortised: the next '>' is found once and
+  // reused, so hostile markup (thousands of unclosed tags) stays linear.
+  let pos = 0;
+  let gt = -1;
+  for (;;) {
+    const lt = html.indexOf('<', pos);
+    if (lt < 0) break;
+    w.text(html.slice(pos, lt));
+    const skipTo = (close: string): number => {
+      const end = html.indexOf(close, lt);
+      return end < 0 ? html.length : end + close.length;
+    };
+    if (html.startsWith('<!--', lt)) pos = skipTo('-->');
+    else if (html.startsWith('<![CDATA[', lt)) pos = skipTo(']]>');
+    else {
+      if (gt < lt) gt = html.indexOf('>', lt);
+      if (gt < 0) return finish(w, html.slice(lt));
+      const name = TAG_NAME.exec(html.slice(lt + 1, Math.min(gt, lt + 64)));
+      if (name?.[2] !== undefined) w.tag(name[1] === '/', name[2].toLowerCase(), html.slice(lt + 1 + name[0].length, gt).trim());
+      else if (!/^[!?]/.test(html.slice(lt + 1, lt + 2))) w.text('<');
+      pos = name || /^[!?]/.test(html.slice(lt + 1, lt + 2)) ? gt + 1 : lt + 1;
+    }
+  }
+  return finish(w, html.slice(pos));
 };

@@ -1,0 +1,32 @@
+import test from 'ava';
+import { decodeEntities, htmlToView } from '../../src/index.js';
+
+test('htmlToView: drops head, style, script and hidden preheaders', (t) => {
+  const view = htmlToView('<html><head><title>T</title><style>p{color:red}</style></head><body><div style="display:none">preheader 999999</div><p>Hello</p><script>var x=1</script></body></html>');
+  t.is(view.text, 'Hello');
+});
+
+test('htmlToView: keeps anchors with their visible text and flags image-only ones', (t) => {
+  const view = htmlToView('<a href="https://a.example.com/x?a=1&amp;b=2"><b>Open</b> now</a><a href="https://a.example.com/"><img src="l.png" alt="Logo"></a>');
+  t.deepEqual(view.links[0], { href: 'https://a.example.com/x?a=1&b=2', text: 'Open now' });
+  t.is(view.links[1]?.imageOnly, true);
+});
+
+test('htmlToView: separates blocks by lines and cells by tabs', (t) => {
+  const lines = htmlToView('<p>a</p><p>b</p><table><tr><td>1</td><td>2</td></tr></table>').text.split('\n');
+  t.deepEqual(lines.filter((l) => l.length > 0), ['a', 'b', '1\t2']);
+});
+
+test('htmlToView: survives thousands of unclosed tags quickly', (t) => {
+  const started = performance.now();
+  htmlToView('<a href="x'.repeat(20000) + '<div '.repeat(20000));
+  t.true(performance.now() - started < 2000);
+});
+
+test('htmlToView: a stray "<" is text, not the start of a tag', (t) => {
+  t.is(htmlToView('<p>1 < 2 and 3 > 2</p>').text, '1 < 2 and 3 > 2');
+});
+
+test('decodeEntities: numeric, hex and named references', (t) => {
+  t.is(decodeEntities('&#52;&#x32;&amp;&eacute;&nbsp;&bogus;'), '42&é\u00a0&bogus;');
+});
