@@ -46,7 +46,9 @@ export const CreateChildBody = z.strictObject({
 export type CreateChildBody = z.infer<typeof CreateChildBody>;
 
 export const BulkCreateBody = z.strictObject({
-  identities: z.array(z.strictObject({ label, ttl_hours: ttlHours.optional() })).min(1).max(1000),
+  // No upper bound here: the plan's batch size is checked in core (400 batch_too_large), and the
+  // 1 MiB body limit bounds the array.
+  identities: z.array(z.strictObject({ label, ttl_hours: ttlHours.optional() })).min(1),
 });
 export type BulkCreateBody = z.infer<typeof BulkCreateBody>;
 

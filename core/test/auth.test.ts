@@ -64,3 +64,21 @@ test('auth: unknown scopes are refused when creating a key', async (t) => {
   const { app } = await setup();
   t.is(tagOf(await app.auth.createApiKey({ orgId: 'o', projectIds: ['p'], scopes: ['root'] })), 'InvalidRequest');
 });
+
+test('auth: a token minted from a token never outlives it', async (t) => {
+  const { app } = await setup();
+  const principal = await newPrincipal(app);
+  const short = right(await app.auth.exchangeToken(principal, { scopes: ['identities:read'], ttl_seconds: 60 }));
+  const viaShort = right(await app.auth.authenticate(auth(`Bearer ${short.access_token}`, principal.orgId, principal.projectId)));
+  const derived = right(await app.auth.exchangeToken(viaShort, { scopes: ['identities:read'], ttl_seconds: 86_400 }));
+  t.is(derived.expires_at, short.expires_at);
+});
+
+test('auth: a refused key creation leaves no organization behind; listings hold no internal fields', async (t) => {
+  const { app } = await setup();
+  right(await app.auth.createApiKey({ orgId: 'org_owner', projectIds: ['proj_taken'], scopes: [] }));
+  t.is(tagOf(await app.auth.createApiKey({ orgId: 'org_new', projectIds: ['proj_taken'], scopes: [] })), 'InvalidRequest');
+  t.is(await app.deps.store.get('organizations', 'org_new'), undefined);
+  const [summary] = await app.auth.listApiKeys('org_owner');
+  t.deepEqual(Object.keys(summary!).sort(), ['created_at', 'id', 'name', 'org_id', 'project_ids', 'revoked_at', 'scopes']);
+});

@@ -62,3 +62,16 @@ test('idempotency: a stale completion (claim taken over) is refused', async (t) 
   t.false(await app.idempotency.complete(first, { status: 200, body: 'late' }));
   t.true(await app.idempotency.complete(second, { status: 200, body: 'current' }));
 });
+
+test('idempotency: stored answers are sealed: the record holds no plaintext, only the key holder replays it', async (t) => {
+  const { app } = await setup();
+  const claim = await app.idempotency.claim(scope, 'client-key-7', 'h');
+  if (claim.kind !== 'proceed') return t.fail();
+  await app.idempotency.complete(claim, { status: 200, body: { access_token: 'eat_SECRETVALUE' } });
+  const records = await app.deps.store.find('idempotency', {});
+  const raw = JSON.stringify(records);
+  t.false(raw.includes('SECRETVALUE'));
+  t.false(raw.includes('client-key-7'));
+  const replay = await app.idempotency.claim(scope, 'client-key-7', 'h');
+  t.deepEqual(replay, { kind: 'replay', response: { status: 200, body: { access_token: 'eat_SECRETVALUE' } } });
+});

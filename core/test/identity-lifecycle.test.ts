@@ -127,3 +127,13 @@ test('quota: 30 parallel creations against 10 free places create exactly 10', as
   t.is(results.filter((r) => tagOf(r) === 'Right').length, 10);
   t.is(results.filter((r) => tagOf(r) === 'QuotaExceeded').length, 20);
 });
+
+test('lifecycle: a live status filter leaves out identities whose TTL elapsed before the job ran', async (t) => {
+  const { app, clock, principal } = await setup();
+  right(await app.identities.create(principal, { label: 'short', ttl_hours: 1 }));
+  const long = right(await app.identities.create(principal, { label: 'long', ttl_hours: 5 }));
+  clock.advance(2 * HOUR_MS);
+  const page = right(await app.identities.list(principal, { status: 'provisioned', limit: 50, offset: 0 }));
+  t.deepEqual(page.items.map((i) => i.id), [long.id]);
+  t.is(page.total, 1);
+});

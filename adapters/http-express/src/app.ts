@@ -66,9 +66,8 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
     next();
   });
   app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
-  app.use(express.json({ limit: '1mb', type: ['application/json', 'application/*+json'] }), bodyErrors);
-  for (const route of routes) app[route.method](route.path, handlerFor(route));
-  mountMethodNotAllowed(app, routes);
+  app.use('/v1', requireJsonBody, express.json({ limit: '1mb', type: JSON_TYPES }), bodyErrors);
+  mountRoutes(app, routes);
   app.use((req: Request, res: Response) => sendError(req, res, { status: 404, code: 'route_not_found', message: `No route ${req.method} ${req.path}.` }));
   app.use(((error, req, res, _next) => {
     logger.error({ requestId: res.locals.requestId, err: error instanceof Error ? error.message : String(error) }, 'request failed');
@@ -78,18 +77,28 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
   return { app, routes, metrics, openapi };
 };
 
-/** 405 with `Allow` for a known path asked with a method it does not have. */
-const mountMethodNotAllowed = (app: express.Express, routes: readonly Route[]): void => {
-  const methodsByPath = new Map<string, Set<string>>();
-  for (const route of routes) {
-    const methods = methodsByPath.get(route.path) ?? new Set<string>();
-    methods.add(route.method.toUpperCase());
-    if (route.method === 'get') methods.add('HEAD');
-    methodsByPath.set(route.path, methods);
-  }
-  for (const [path, methods] of methodsByPath) {
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** A body that is not JSON is refused rather than silently ignored. */
+const requireJsonBody = (req: Request, res: Response, next: express.NextFunction): void => {
+  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+  if (!hasBody || req.is(JSON_TYPES)) return next();
+  sendError(req, res, { status: 415, code: 'unsupported_media_type', message: 'Send the body as application/json.' });
+};
+
+/**
+ * Registers each path's methods followed at once by its 405 handler (with `Allow`), so a static
+ * path such as `/v1/identities/bulk` answers 405 for a wrong method before a later
+ * parameterised path (`/v1/identities/:identity_id`) could claim it.
+ */
+const mountRoutes = (app: express.Express, routes: readonly Route[]): void => {
+  const paths = [...new Set(routes.map((route) => route.path))];
+  for (const path of paths) {
+    const own = routes.filter((route) => route.path === path);
+    for (const route of own) app[route.method](path, handlerFor(route));
+    const allow = own.flatMap((route) => (route.method === 'get' ? ['GET', 'HEAD'] : [route.method.toUpperCase()]));
     app.all(path, (req, res) => {
-      res.setHeader('Allow', [...methods].join(', '));
+      res.setHeader('Allow', allow.join(', '));
       res.locals.routeLabel = path;
       sendError(req, res, { status: 405, code: 'method_not_allowed', message: `${req.method} is not allowed on ${req.path}.` });
     });

@@ -10,6 +10,9 @@ import { claimIdempotency, readIdempotencyKey } from './middleware/idempotency.j
 import type { Route } from './routes/route.js';
 import { isMutation } from './routes/route.js';
 import { parseWith } from './validation.js';
+import { z } from 'zod';
+
+const NO_QUERY = z.strictObject({});
 
 const ephemailOf = (req: Request): Ephemail => req.app.locals.ephemail as Ephemail;
 
@@ -25,7 +28,8 @@ const authenticate = async (req: Request): Promise<E.Either<HttpError, Principal
 /** Validates query and body in one pass so every issue is reported together. */
 const validate = (route: Route, req: Request): E.Either<HttpError, { body: unknown; query: unknown }> => {
   const body = route.body ? parseWith(route.body, req.body ?? {}, 'body') : E.right(undefined);
-  const query = route.query ? parseWith(route.query, { ...req.query }, 'query') : E.right(undefined);
+  // Routes without query parameters still refuse unknown ones, so typos surface.
+  const query = parseWith(route.query ?? NO_QUERY, { ...req.query }, 'query');
   if (E.isRight(body) && E.isRight(query)) return E.right({ body: body.right, query: query.right });
   const issues = [body, query].flatMap((part) => (E.isLeft(part) && part.left._tag === 'InvalidRequest' ? part.left.issues : []));
   return E.left(toHttpError({ _tag: 'InvalidRequest', message: 'The request is invalid.', issues }));

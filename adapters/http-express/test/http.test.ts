@@ -158,3 +158,21 @@ test('http: lifecycle conflicts map to their codes', async (t) => {
   const bulk = await api.call('POST', '/v1/identities/bulk-squash', { tenant, body: { identity_ids: [id, 'ident_missing'] } });
   t.deepEqual(bulk.json, { squashed: [], failed: [{ id, code: 'identity_already_squashed' }, { id: 'ident_missing', code: 'identity_not_found' }] });
 });
+
+test('http: a non-JSON body answers 415; unknown query parameters 400; static paths answer 405', async (t) => {
+  const tenant = await api.tenant();
+  envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, rawBody: 'label=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+  envelopeOk(t, await api.call('GET', '/v1/me?colour=red', { tenant }), 400, 'invalid_request');
+  const res = await api.call('GET', '/v1/identities/bulk', { tenant });
+  envelopeOk(t, res, 405, 'method_not_allowed');
+  t.is(res.headers.get('allow'), 'POST');
+});
+
+test('http: a squash without a body and one with {} are the same idempotent request', async (t) => {
+  const tenant = await api.tenant();
+  const id = (await api.call('POST', '/v1/identities', { tenant, body: { label: 'x' } })).json.id;
+  t.is((await api.call('POST', `/v1/identities/${id}/squash`, { tenant, idem: 'sq' })).status, 200);
+  const again = await api.call('POST', `/v1/identities/${id}/squash`, { tenant, body: {}, idem: 'sq' });
+  t.is(again.status, 200);
+  t.is(again.headers.get('idempotent-replayed'), 'true');
+});

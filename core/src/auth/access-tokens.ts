@@ -26,6 +26,9 @@ export interface IssuedAccessToken {
   readonly scopes: readonly string[];
 }
 
+/** A token minted from a token never outlives it. */
+const earliest = (wanted: string, limit: string | undefined): string => (limit !== undefined && limit < wanted ? limit : wanted);
+
 /**
  * Swaps the caller's credential for a short-lived token bound to the caller's project, with a
  * subset of its scopes (403 forbidden for any scope it does not hold). Stored hashed.
@@ -49,7 +52,7 @@ export const exchangeToken = async (
     scopes,
     secret_hash: hashSecret(secret),
     created_at: iso(now),
-    expires_at: isoPlus(now, input.ttl_seconds * 1000),
+    expires_at: earliest(isoPlus(now, input.ttl_seconds * 1000), principal.credential.expiresAt),
   };
   await deps.store.insert(C.accessTokens, record);
   return E.right({ access_token: `eat_${shortId}_${secret}`, expires_at: record.expires_at, scopes });

@@ -33,7 +33,15 @@ export interface ApiKeySummary {
   readonly revoked_at: string | null;
 }
 
-export const toApiKeySummary = ({ secret_hash: _hash, ...summary }: ApiKeyRecord): ApiKeySummary => summary;
+export const toApiKeySummary = (record: ApiKeyRecord): ApiKeySummary => ({
+  id: record.id,
+  org_id: record.org_id,
+  project_ids: record.project_ids,
+  scopes: record.scopes,
+  name: record.name,
+  created_at: record.created_at,
+  revoked_at: record.revoked_at,
+});
 
 export interface CreateApiKeyInput {
   readonly orgId: string;
@@ -70,6 +78,12 @@ export const createApiKey = async (
 ): Promise<E.Either<DomainError, { key: string; record: ApiKeyRecord }>> => {
   const valid = validateKeyInput(input);
   if (E.isLeft(valid)) return valid;
+  for (const projectId of input.projectIds) {
+    const existing = (await deps.store.get(C.projects, projectId)) as { org_id?: string } | undefined;
+    if (existing !== undefined && existing.org_id !== input.orgId) {
+      return E.left(invalidRequest('Project belongs to another organization.', [{ path: 'projects', message: projectId }]));
+    }
+  }
   await ensureOrganization(deps, { id: input.orgId, plan: input.plan ?? 'starter' });
   for (const projectId of input.projectIds) {
     if ((await ensureProject(deps, { id: projectId, orgId: input.orgId })) === 'other_org') {

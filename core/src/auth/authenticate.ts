@@ -63,6 +63,6 @@ export const authenticate = async (deps: CoreDeps, input: CredentialInput): Prom
     orgId: key.org_id,
     projectId: input.projectId!,
     scopes: token?.scopes ?? key.scopes,
-    credential: { kind: token ? 'access_token' : 'api_key', id: token?.id ?? key.id, keyId: key.id },
+    credential: { kind: token ? 'access_token' : 'api_key', id: token?.id ?? key.id, keyId: key.id, expiresAt: token?.expires_at },
   });
 };

@@ -3,5 +3,11 @@ export interface Principal {
   readonly orgId: string;
   readonly projectId: string;
   readonly scopes: readonly string[];
-  readonly credential: { readonly kind: 'api_key' | 'access_token'; readonly id: string; readonly keyId: string };
+  readonly credential: {
+    readonly kind: 'api_key' | 'access_token';
+    readonly id: string;
+    readonly keyId: string;
+    /** When the credential stops working (access tokens only). */
+    readonly expiresAt?: string;
+  };
 }

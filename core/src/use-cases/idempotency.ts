@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import type { CoreDeps } from '../deps.js';
 import { iso, isoPlus } from '../domain/time.js';
 import type { StoredDocument } from '../ports/document-store.js';
@@ -18,16 +18,27 @@ export interface StoredResponse {
 
 /** What a request holding an idempotency key may do. */
 export type IdempotencyClaim =
-  | { readonly kind: 'proceed'; readonly claimId: string; readonly claimVersion: number }
+  | { readonly kind: 'proceed'; readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer }
   | { readonly kind: 'replay'; readonly response: StoredResponse }
   | { readonly kind: 'reused' }
   | { readonly kind: 'in_progress' };
+
+/**
+ * A stored answer, encrypted (AES-256-GCM) under a key derived from the client's Idempotency-Key,
+ * which is never stored: answers such as a freshly minted access token are unreadable at rest
+ * to anyone but the client that can replay them.
+ */
+interface SealedResponse {
+  readonly iv: string;
+  readonly tag: string;
+  readonly data: string;
+}
 
 interface IdempotencyRecord {
   readonly id: string;
   readonly state: 'in_flight' | 'done';
   readonly request_hash: string;
-  readonly response: StoredResponse | null;
+  readonly response: SealedResponse | null;
   readonly created_at: string;
   readonly lease_until: string;
   readonly expires_at: string;
@@ -51,10 +62,27 @@ const stableJson = (value: unknown): string => {
   return JSON.stringify(value ?? null);
 };
 
-const decide = (existing: IdempotencyRecord, requestHash: string): IdempotencyClaim => {
+const sealKeyOf = (scopeKey: string, key: string): Buffer =>
+  Buffer.from(hkdfSync('sha256', key, scopeKey, 'ephemail idempotent response', 32));
+
+const seal = (sealKey: Buffer, response: StoredResponse): SealedResponse => {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
+  const data = Buffer.concat([cipher.update(JSON.stringify(response), 'utf8'), cipher.final()]);
+  return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+};
+
+const unseal = (sealKey: Buffer, sealed: SealedResponse): StoredResponse => {
+  const decipher = createDecipheriv('aes-256-gcm', sealKey, Buffer.from(sealed.iv, 'base64'));
+  decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+  const text = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
+  return JSON.parse(text) as StoredResponse;
+};
+
+const decide = (existing: IdempotencyRecord, requestHash: string, sealKey: Buffer): IdempotencyClaim => {
   if (existing.request_hash !== requestHash) return { kind: 'reused' };
   if (existing.state === 'in_flight' || existing.response === null) return { kind: 'in_progress' };
-  return { kind: 'replay', response: existing.response };
+  return { kind: 'replay', response: unseal(sealKey, existing.response) };
 };
 
 /**
@@ -69,7 +97,9 @@ export const claimIdempotencyKey = async (
   key: string,
   requestHash: string,
 ): Promise<IdempotencyClaim> => {
-  const id = sha256(`${scope.orgId}\n${scope.projectId}\n${scope.route}\n${key}`);
+  const scopeKey = `${scope.orgId}\n${scope.projectId}\n${scope.route}`;
+  const id = sha256(`${scopeKey}\n${key}`);
+  const sealKey = sealKeyOf(scopeKey, key);
   for (let attempt = 0; attempt < 10; attempt += 1) {
     const now = deps.clock.now();
     const fresh: IdempotencyRecord = {
@@ -82,14 +112,14 @@ export const claimIdempotencyKey = async (
       expires_at: isoPlus(now, deps.config.idempotencyRetentionMs),
     };
     if ((await deps.store.insert(C.idempotency, fresh)) === 'inserted') {
-      return { kind: 'proceed', claimId: id, claimVersion: 1 };
+      return { kind: 'proceed', claimId: id, claimVersion: 1, sealKey };
     }
     const existing = (await deps.store.get(C.idempotency, id)) as (IdempotencyRecord & StoredDocument) | undefined;
     if (existing === undefined) continue;
     const abandoned = existing.state === 'in_flight' && existing.lease_until <= iso(now);
-    if (existing.expires_at > iso(now) && !abandoned) return decide(existing, requestHash);
+    if (existing.expires_at > iso(now) && !abandoned) return decide(existing, requestHash, sealKey);
     if (await deps.store.replace(C.idempotency, fresh, existing.version)) {
-      return { kind: 'proceed', claimId: id, claimVersion: existing.version + 1 };
+      return { kind: 'proceed', claimId: id, claimVersion: existing.version + 1, sealKey };
     }
   }
   return { kind: 'in_progress' };
@@ -98,13 +128,13 @@ export const claimIdempotencyKey = async (
 /** Stores the response of the claim's request so later requests with the key replay it. */
 export const completeIdempotencyKey = async (
   deps: CoreDeps,
-  claim: { readonly claimId: string; readonly claimVersion: number },
+  claim: { readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer },
   response: StoredResponse,
 ): Promise<boolean> => {
   const current = (await deps.store.get(C.idempotency, claim.claimId)) as (IdempotencyRecord & StoredDocument) | undefined;
   if (current === undefined || current.version !== claim.claimVersion) return false;
   const { version: _v, ...rest } = current;
-  return deps.store.replace(C.idempotency, { ...rest, state: 'done', response }, claim.claimVersion);
+  return deps.store.replace(C.idempotency, { ...rest, state: 'done', response: seal(claim.sealKey, response) }, claim.claimVersion);
 };
 
 /** Gives the key back (the request failed in a way worth retrying), so a retry proceeds. */

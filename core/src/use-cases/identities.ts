@@ -5,7 +5,8 @@ import type { Principal } from '../auth/principal.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import type { Identity, IdentityRecord, IdentityStatus } from '../domain/identity.js';
-import { extend, squash, TTL_HOURS, toIdentity } from '../domain/identity.js';
+import { extend, isLive, squash, TTL_HOURS, toIdentity } from '../domain/identity.js';
+import { iso } from '../domain/time.js';
 import type { CreateIdentityBody } from '../schemas.js';
 import { C } from '../store/collections.js';
 import { applyTransition } from '../store/outbox.js';
@@ -52,14 +53,19 @@ export const listIdentities =
       project_id: principal.projectId,
       ...(query.status === undefined ? {} : { status: query.status }),
     };
+    // A live status filter leaves out identities whose TTL has elapsed but which the expiry job
+    // has not moved yet, so a filtered page never shows an item of another status.
+    const range =
+      query.status !== undefined && isLive(query.status) ? { field: 'expires_at', gt: iso(deps.clock.now()) } : undefined;
     const [docs, total] = await Promise.all([
       deps.store.find(C.identities, {
         where,
+        range,
         sort: { field: 'created_at', direction: 'desc' },
         limit: query.limit,
         offset: query.offset,
       }),
-      deps.store.count(C.identities, { where }),
+      deps.store.count(C.identities, { where, range }),
     ]);
     const items = await Promise.all(docs.map((doc) => loadIdentity(deps, principal, doc.id)));
     return E.right({

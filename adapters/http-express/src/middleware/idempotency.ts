@@ -45,7 +45,8 @@ export const claimIdempotency = async (
   sendError: (error: HttpError) => void,
 ): Promise<IdempotencyOutcome> => {
   const scope = { orgId: principal.orgId, projectId: principal.projectId, route: `${req.method} ${req.path}` };
-  const claim = await app.idempotency.claim(scope, key, fingerprint(req.body ?? null));
+  // No body and an empty object are the same request.
+  const claim = await app.idempotency.claim(scope, key, fingerprint(req.body ?? {}));
   switch (claim.kind) {
     case 'replay':
       res.setHeader('Idempotent-Replayed', 'true');

@@ -9,7 +9,7 @@ const tag = 'Authentication';
 /** Token exchange and the caller's profile. */
 export const authRoutes = (app: Ephemail): Route[] => [
   route<TokenExchangeBody>({
-    method: 'post', path: '/v1/auth/tokens', tag, scopes: [], status: 200, body: TokenExchangeBody, secret: true,
+    method: 'post', path: '/v1/auth/tokens', tag, scopes: [], status: 200, body: TokenExchangeBody,
     summary: 'Exchange the credential for a short-lived access token with a subset of its scopes.',
     handle: ({ principal, body }) => app.auth.exchangeToken(principal, body),
   }),

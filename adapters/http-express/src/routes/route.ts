@@ -26,8 +26,6 @@ export interface Route<B = unknown, Q = unknown> {
   readonly query?: z.ZodType<Q>;
   /** Status of a successful answer. */
   readonly status: number;
-  /** The answer carries a secret: `Cache-Control: no-store` (every /v1 answer has it anyway). */
-  readonly secret?: boolean;
   readonly handle: (context: RouteContext<B, Q>) => Promise<Either<DomainError, unknown>>;
 }
 
