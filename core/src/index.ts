@@ -30,3 +30,4 @@ export {
 } from './use-cases/idempotency.js';
 export * from './ephemail.js';
 export * from './extraction/index.js';
+export * from './mail/ports.js';
