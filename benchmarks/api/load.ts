@@ -1,0 +1,77 @@
+/** One autocannon measurement, reduced to the numbers the report keeps. */
+import type { Options, Result } from 'autocannon';
+import autocannon from 'autocannon';
+
+export const CONNECTIONS = 50;
+
+export interface Timing {
+  /** Seconds of the measured phase; the warm-up comes before and is not counted. */
+  readonly durationS: number;
+  readonly warmupS: number;
+}
+
+export interface LoadSpec {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  /** Makes every `[<id>]` in the request unique per request (the Idempotency-Key). */
+  readonly uniqueIds?: boolean;
+  /** Caps requests per phase, so a fast run cannot exhaust the plan's quota. */
+  readonly cap?: { readonly warmup: number; readonly measured: number };
+}
+
+export interface Measurement {
+  readonly requestsPerSec: number;
+  readonly latencyMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number };
+  readonly completed: number;
+  readonly ok2xx: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly statusCodes: Record<string, number>;
+  readonly durationS: number;
+  /** 2xx answers of the warm-up, which also created identities on POST. */
+  readonly warmup2xx: number;
+  readonly warmupNon2xx: number;
+  /** True when the request cap, not the duration, ended the measured phase. */
+  readonly capped: boolean;
+}
+
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+const statusCounts = (result: Result): Record<string, number> =>
+  Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, Number(count)]));
+
+/** Runs a warm-up then the measured phase at {@link CONNECTIONS} connections. */
+export const measure = async (spec: LoadSpec, timing: Timing): Promise<Measurement> => {
+  const options: Options = {
+    url: spec.url,
+    method: spec.method,
+    headers: spec.headers,
+    body: spec.body,
+    connections: CONNECTIONS,
+    duration: timing.durationS,
+    idReplacement: spec.uniqueIds ?? false,
+    timeout: 10,
+    maxOverallRequests: spec.cap?.measured,
+    warmup: { connections: CONNECTIONS, duration: timing.warmupS, maxOverallRequests: spec.cap?.warmup },
+  };
+  const result = await autocannon(options);
+  const codes = statusCounts(result);
+  const completed = Object.values(codes).reduce((sum, count) => sum + count, 0);
+  return {
+    requestsPerSec: round(result.requests.average),
+    latencyMs: { p50: round(result.latency.p50), p90: round(result.latency.p90), p99: round(result.latency.p99), max: round(result.latency.max) },
+    completed,
+    ok2xx: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: codes,
+    durationS: round(result.duration),
+    warmup2xx: result.warmup?.['2xx'] ?? 0,
+    warmupNon2xx: result.warmup?.non2xx ?? 0,
+    capped: spec.cap !== undefined && completed >= spec.cap.measured,
+  };
+};
