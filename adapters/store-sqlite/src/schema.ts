@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { indexColumns } from './sql-fields.js';
+import { assertSafeName, indexColumns } from './sql-fields.js';
 
 /**
  * The one table that holds every collection. `id` and `version` are columns so the primary key
@@ -20,15 +20,20 @@ export const createTableSql = (table: string): string =>
  * readable parts happen to coincide still get distinct indexes.
  */
 const indexName = (table: string, collection: string, fields: readonly string[]): string => {
-  const digest = createHash('sha256').update(JSON.stringify([collection, fields])).digest('hex');
+  const digest = createHash('sha256').update(JSON.stringify(['partial', collection, fields])).digest('hex');
   const readable = [collection, ...fields].join('_').replace(/[^a-z0-9_]/gi, '_').slice(0, 80);
   return `${table}_${readable}_${digest.slice(0, 10)}`;
 };
 
 /**
- * An expression index for one compound index of one collection. Its leading `collection` column
- * (rather than a partial index) lets queries that bind the collection as a parameter use it.
+ * An expression index for one compound index of one collection, partial to that collection's
+ * rows: a write then maintains only its own collection's indexes, not every index of the shared
+ * table (measured: a create went from 2.0 ms to 0.55 ms of store time). Queries name the
+ * collection as a literal (sql-query.ts) so the planner can match the partial index.
  */
 export const createIndexSql = (table: string, collection: string, fields: readonly string[]): string =>
   `CREATE INDEX IF NOT EXISTS "${indexName(table, collection, fields)}" ON "${table}" ` +
-  `(${indexColumns(fields).join(', ')})`;
+  `(${indexColumns(fields).join(', ')}) WHERE collection = '${assertSafeName('collection', collection)}'`;
+
+/** The name `createIndexSql` gives an index, for finding indexes that are no longer declared. */
+export const declaredIndexName = indexName;

@@ -56,9 +56,12 @@ export const scalarRank = (value: Scalar): number => {
 export const bindable = (value: Scalar): string | number | null =>
   typeof value === 'boolean' ? Number(value) : value;
 
-/** The expressions a compound index covers, in order; `id` last so sorted pages need no sort step. */
+/**
+ * The expressions a compound index covers, in order; `id` last so sorted pages need no sort step.
+ * No `collection` column: each index is partial to its own collection (see schema.ts).
+ */
 export const indexColumns = (fields: readonly string[]): string[] => {
-  const columns = ['collection'];
+  const columns: string[] = [];
   for (const field of fields) {
     const sql = fieldSql(field);
     if (typeof sql.rank === 'string') columns.push(sql.rank);

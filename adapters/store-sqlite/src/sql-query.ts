@@ -1,5 +1,5 @@
 import type { Filter, FindQuery, RangeCondition, Scalar } from '@ephemail/core';
-import { bindable, fieldSql, scalarRank, type FieldSql } from './sql-fields.js';
+import { assertSafeName, bindable, fieldSql, scalarRank, type FieldSql } from './sql-fields.js';
 
 type Bind = string | number | null;
 
@@ -86,8 +86,9 @@ const rangeTerms = (range: RangeCondition, binds: Bind[]): { terms: string[]; pi
 
 /** The WHERE clause for a collection and a query's filter and range. */
 export const whereClause = (collection: string, query: Pick<FindQuery, 'where' | 'range'>): SqlCondition => {
-  const binds: Bind[] = [collection];
-  const terms = ['collection = ?'];
+  const binds: Bind[] = [];
+  // A literal (validated), not a parameter: only then can SQLite use the collection's partial indexes.
+  const terms = [`collection = '${assertSafeName('collection', collection)}'`];
   const pinned = new Set<string>();
   for (const [name, expected] of Object.entries(query.where ?? {})) {
     terms.push(filterTerm(fieldSql(name), expected, binds));

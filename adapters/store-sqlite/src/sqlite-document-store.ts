@@ -7,7 +7,7 @@ import type {
 } from '@ephemail/core';
 import type Database from 'better-sqlite3';
 import { guarded } from './errors.js';
-import { createIndexSql, createTableSql } from './schema.js';
+import { createIndexSql, createTableSql, declaredIndexName } from './schema.js';
 import { assertSafeName } from './sql-fields.js';
 import { orderClause, whereClause } from './sql-query.js';
 import { StatementCache } from './statement-cache.js';
@@ -64,9 +64,15 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async init(collections: readonly CollectionSpec[]): Promise<void> {
-    const ddl = collections.flatMap((spec) =>
-      spec.indexes.map((fields) => createIndexSql(this.table, spec.name, fields)),
-    );
+    const declared = new Set(collections.flatMap((spec) => spec.indexes.map((fields) => declaredIndexName(this.table, spec.name, fields))));
+    // Indexes of earlier versions (or of collections no longer declared) cost every write: drop them.
+    const stale = (this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(this.table) as { name: string }[])
+      .map((row) => row.name)
+      .filter((name) => !declared.has(name));
+    const ddl = [
+      ...stale.map((name) => `DROP INDEX IF EXISTS "${name}"`),
+      ...collections.flatMap((spec) => spec.indexes.map((fields) => createIndexSql(this.table, spec.name, fields))),
+    ];
     // IMMEDIATE takes the write lock up front (waiting out the busy timeout), so processes that
     // start together apply the IF NOT EXISTS statements one after the other.
     guarded('init', () => this.db.transaction(() => ddl.forEach((sql) => this.db.exec(sql))).immediate());

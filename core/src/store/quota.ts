@@ -15,7 +15,8 @@ const identitiesCounter = (orgId: string): string => `identities:${orgId}`;
  */
 export const reserveIdentities = async (deps: CoreDeps, orgId: string, n: number, limit: number): Promise<boolean> => {
   const id = identitiesCounter(orgId);
-  await deps.store.insert(C.counters, { id, count: 0 });
+  // Only the first reservation of an organization creates its counter; later ones skip the write.
+  if ((await deps.store.get(C.counters, id)) === undefined) await deps.store.insert(C.counters, { id, count: 0 });
   const outcome = await updateWithRetry<CounterRecord, boolean>(deps.store, C.counters, id, (current) =>
     current.count + n > limit ? keep(false) : write({ id, count: current.count + n }, true),
   );

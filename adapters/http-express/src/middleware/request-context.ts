@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { HttpMetrics } from '../metrics.js';
 
@@ -20,7 +20,8 @@ export const requestContext =
   (metrics: HttpMetrics, logger: HttpLogger) =>
   (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    const requestId = `req_${randomBytes(18).toString('base64url')}`;
+    // randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes.
+    const requestId = `req_${randomUUID().replaceAll('-', '')}`;
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
