@@ -25,6 +25,12 @@ import {
   squashIdentity,
 } from './use-cases/identities.js';
 import { createChild, getLineage, revokeChildren } from './use-cases/lineage.js';
+import type { MessageParser } from './extraction/message-parser.js';
+import { createMailboxCursorStore } from './mail/cursor-store.js';
+import { createMailIngress } from './mail/ingress.js';
+import type { MessageAuthenticator } from './mail/ports.js';
+import { Waiters } from './mail/waiters.js';
+import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
 
 export interface EphemailOptions {
   readonly store: DocumentStore;
@@ -32,7 +38,19 @@ export interface EphemailOptions {
   readonly clock?: Clock;
   readonly ids?: Ids;
   readonly config?: Partial<Omit<CoreConfig, 'inboxDomain'>>;
+  /** MIME parser for received mail (the host passes mail-parse's); without one, `mail.ingress` refuses every message as unparseable. */
+  readonly parser?: MessageParser;
+  /** SPF/DKIM/DMARC checks of received mail. */
+  readonly authenticator?: MessageAuthenticator;
+  /** Messages one identity may hold (SMTP 452 beyond). Default 1000. */
+  readonly maxMessagesPerIdentity?: number;
+  /** How often a long-poll waiter checks the store for changes made by other processes. Default 20 ms. */
+  readonly longPollIntervalMs?: number;
 }
+
+const NO_PARSER: MessageParser = {
+  parse: async () => ({ ok: false, error: { _tag: 'MalformedMessage', reason: 'no parser configured' } }),
+};
 
 /** Turns a TaskEither-returning use case into a Promise-returning one, for embedders. */
 const run =
@@ -57,12 +75,35 @@ export const createEphemail = (options: EphemailOptions) => {
       idempotencyLeaseMs: options.config?.idempotencyLeaseMs ?? 60_000,
     },
   };
+  const waiters = new Waiters(deps, options.longPollIntervalMs);
+  const ingress = createMailIngress(deps, {
+    parser: options.parser ?? NO_PARSER,
+    authenticator: options.authenticator,
+    maxMessagesPerIdentity: options.maxMessagesPerIdentity,
+  });
   return {
     deps,
     /** Prepares the store's collections and indexes; call once at start-up. */
     init: () => deps.store.init(COLLECTIONS),
     ready: () => deps.store.ping(),
-    close: () => deps.store.close(),
+    close: async () => {
+      waiters.close();
+      await deps.store.close();
+    },
+    mail: {
+      /** What mail transports (SMTP, IMAP) call: recipient checks and delivery. */
+      ingress,
+      /** Durable IMAP cursors. */
+      cursors: createMailboxCursorStore(deps),
+    },
+    extractions: {
+      latest: run(latestExtraction(deps, waiters)),
+    },
+    messages: {
+      list: run(listMessages(deps)),
+      get: run(getMessage(deps)),
+      raw: run(getRawMessage(deps)),
+    },
     auth: {
       authenticate: (input: Parameters<typeof authenticate>[1]) => authenticate(deps, input),
       exchangeToken: (...args: Parameters<typeof exchangeToken> extends [CoreDeps, ...infer R] ? R : never) =>
@@ -88,6 +129,8 @@ export const createEphemail = (options: EphemailOptions) => {
     events: {
       list: run(listEvents(deps)),
       latest: run(latestEvent(deps)),
+      /** The latest event, waiting up to `waitSeconds` for one (other than `after`). */
+      latestWaiting: run(latestEventWaiting(deps, waiters)),
       /** In-process notification of newly logged events (a fast path, not the source of truth). */
       subscribe: (listener: Parameters<EventHub['subscribe']>[0]) => deps.hub.subscribe(listener),
     },

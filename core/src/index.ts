@@ -31,3 +31,17 @@ export {
 export * from './ephemail.js';
 export * from './extraction/index.js';
 export * from './mail/ports.js';
+export { createMailIngress, type MailIngressOptions } from './mail/ingress.js';
+export { createMailboxCursorStore } from './mail/cursor-store.js';
+export { receiveMessage, type ReceiveInput, type ReceiveOutcome } from './mail/receive-message.js';
+export {
+  REPORT_THRESHOLD,
+  toPublicExtraction,
+  toRevealedExtraction,
+  type ExtractionRecord,
+  type PublicExtraction,
+  type RevealedExtraction,
+} from './mail/extraction-record.js';
+export { MESSAGE_BOUNDS, type MessageRecord } from './mail/message-record.js';
+export { Waiters } from './mail/waiters.js';
+export { type WaitOptions } from './use-cases/mail-reads.js';

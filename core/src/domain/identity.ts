@@ -42,6 +42,11 @@ export interface IdentityRecord {
   /** How many events the identity has emitted; the next one gets `seq = event_count + 1`. */
   readonly event_count: number;
   readonly has_pending: boolean;
+  /** Messages recorded for this identity (what the mailbox quota counts). */
+  readonly message_count: number;
+  readonly latest_extraction_id: string | null;
+  /** The last messages recorded, newest last: recording the same message twice is a no-op. */
+  readonly recent_message_ids: readonly string[];
 }
 
 /** The identity as the API shows it. */

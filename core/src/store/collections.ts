@@ -12,6 +12,10 @@ export const C = {
   idempotency: 'idempotency',
   counters: 'counters',
   leases: 'leases',
+  messages: 'messages',
+  messageChunks: 'message_chunks',
+  extractions: 'extractions',
+  mailboxCursors: 'mailbox_cursors',
 } as const;
 
 /** Every collection core uses, with the field combinations its queries filter and sort on. */
@@ -43,4 +47,8 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.idempotency, indexes: [['expires_at']] },
   { name: C.counters, indexes: [] },
   { name: C.leases, indexes: [] },
+  { name: C.messages, indexes: [['identity_id', 'received_at'], ['org_id', 'project_id', 'received_at']] },
+  { name: C.messageChunks, indexes: [] },
+  { name: C.extractions, indexes: [['identity_id', 'extracted_at'], ['org_id', 'project_id', 'extracted_at']] },
+  { name: C.mailboxCursors, indexes: [] },
 ];

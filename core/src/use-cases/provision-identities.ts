@@ -70,6 +70,9 @@ const buildRecord = (
     pending_events: [],
     event_count: 0,
     has_pending: false,
+    message_count: 0,
+    latest_extraction_id: null,
+    recent_message_ids: [],
   };
   const data = { email, label: spec.label, expires_at: expiresAt, parent_id: record.parent_id };
   return withEvent(record, newEvent(deps, record, 'identity.provisioned', data));

@@ -1,0 +1,69 @@
+import type { CoreDeps } from '../deps.js';
+import type { IdentityRecord } from '../domain/identity.js';
+import { isDue } from '../domain/identity.js';
+import type { MessageParser } from '../extraction/message-parser.js';
+import { C } from '../store/collections.js';
+import type { DeliveryOutcome, InboundEnvelope, MailIngress, MessageAuthenticator, RecipientVerdict } from './ports.js';
+import { receiveMessage } from './receive-message.js';
+
+export interface MailIngressOptions {
+  readonly parser: MessageParser;
+  /** SPF/DKIM/DMARC checks; without one, messages are stored with `authentication: null`. */
+  readonly authenticator?: MessageAuthenticator;
+  /** Messages one identity may hold before RCPT answers "mailbox full". Default 1000. */
+  readonly maxMessagesPerIdentity?: number;
+}
+
+/** Addresses compare case-insensitively; we never rewrite local parts otherwise. */
+const normalise = (address: string): string => address.trim().replace(/^<|>$/g, '').toLowerCase();
+
+const lookup = async (deps: CoreDeps, address: string): Promise<IdentityRecord | undefined> => {
+  const email = normalise(address);
+  const domain = email.slice(email.lastIndexOf('@') + 1);
+  if (!email.includes('@') || domain !== deps.config.inboxDomain.toLowerCase()) return undefined;
+  const entry = await deps.store.get(C.addresses, email);
+  if (entry === undefined || typeof entry.identity_id !== 'string') return undefined;
+  return (await deps.store.get(C.identities, entry.identity_id)) as IdentityRecord | undefined;
+};
+
+const verdictFor = (deps: CoreDeps, identity: IdentityRecord | undefined, maxMessages: number): RecipientVerdict => {
+  if (identity === undefined) return { kind: 'unknown' };
+  if (identity.status === 'squashed') return { kind: 'squashed' };
+  if (identity.status === 'expired' || isDue(identity, deps.clock.now())) return { kind: 'expired' };
+  if ((identity.message_count ?? 0) >= maxMessages) return { kind: 'over_quota' };
+  return { kind: 'accept', identityId: identity.id };
+};
+
+/**
+ * Core's side of every mail transport: recipient checks at RCPT and the delivery pipeline.
+ * The message is parsed and authenticated once, then stored for each accepted recipient.
+ */
+export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): MailIngress => {
+  const maxMessages = options.maxMessagesPerIdentity ?? 1000;
+  const checkRecipient = async (address: string) => verdictFor(deps, await lookup(deps, address), maxMessages);
+  const deliver = async (raw: Uint8Array, envelope: InboundEnvelope): Promise<readonly DeliveryOutcome[]> => {
+    const recipients = [...new Set(envelope.rcptTo.map(normalise))];
+    const parsed = await options.parser.parse(raw);
+    if (!parsed.ok) return recipients.map((recipient) => ({ recipient, kind: 'rejected', reason: 'unparseable' }));
+    const authentication = options.authenticator
+      ? await options.authenticator.authenticate(raw, { mailFrom: envelope.mailFrom, remoteAddress: envelope.remoteAddress, heloName: envelope.heloName })
+      : null;
+    const outcomes: DeliveryOutcome[] = [];
+    for (const recipient of recipients) {
+      const identity = await lookup(deps, recipient);
+      const verdict = verdictFor(deps, identity, maxMessages);
+      if (verdict.kind !== 'accept' || identity === undefined) {
+        outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });
+        continue;
+      }
+      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication });
+      outcomes.push(
+        result.kind === 'stored'
+          ? { recipient, kind: 'stored', messageId: result.messageId, identityId: identity.id, duplicate: result.duplicate }
+          : { recipient, kind: 'rejected', reason: result.status === 'squashed' ? 'squashed' : 'expired' },
+      );
+    }
+    return outcomes;
+  };
+  return { checkRecipient, deliver };
+};

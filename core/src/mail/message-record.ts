@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import type { CoreDeps } from '../deps.js';
+import type { AttachmentMeta, MailAddress, ParsedMessage } from '../extraction/types.js';
+import { C } from '../store/collections.js';
+import type { AuthenticationResults, InboundEnvelope } from './ports.js';
+
+/** What the parsed form of a stored message may hold at most; the raw bytes are always whole. */
+export const MESSAGE_BOUNDS = { text: 256 * 1024, html: 512 * 1024, headerValues: 200, headerValue: 4096 } as const;
+
+/** Raw bytes are stored in slices of this size, so no document nears a backend's size limit. */
+export const RAW_CHUNK_BYTES = 512 * 1024;
+
+/** A received message as stored: the bounded parsed form and where its raw bytes are. */
+export interface MessageRecord {
+  readonly id: string;
+  readonly identity_id: string;
+  readonly org_id: string;
+  readonly project_id: string;
+  readonly received_at: string;
+  readonly transport: InboundEnvelope['transport'];
+  readonly envelope: { readonly mail_from: string | null; readonly rcpt_to: string };
+  readonly message_id: string | null;
+  readonly from: MailAddress;
+  readonly to: readonly MailAddress[];
+  readonly subject: string;
+  readonly date: string | null;
+  readonly headers: Readonly<Record<string, readonly string[]>>;
+  readonly text: string;
+  readonly html: string;
+  readonly truncated: boolean;
+  readonly attachments: readonly AttachmentMeta[];
+  readonly authentication: AuthenticationResults | null;
+  readonly size: number;
+  readonly sha256: string;
+  readonly chunks: number;
+  readonly extraction_id: string | null;
+}
+
+const sha256 = (data: string | Uint8Array): Buffer => createHash('sha256').update(data).digest();
+
+/** A deterministic id: the same inputs always name the same record, so redelivery finds it. */
+export const derivedId = (prefix: string, ...parts: readonly string[]): string =>
+  `${prefix}_${sha256(parts.join('\n')).toString('base64url').slice(0, 24)}`;
+
+export const contentHash = (raw: Uint8Array): string => sha256(raw).toString('hex');
+
+const boundHeaders = (headers: ParsedMessage['headers']): Record<string, string[]> => {
+  const out: Record<string, string[]> = {};
+  let count = 0;
+  for (const [name, values] of Object.entries(headers)) {
+    for (const value of values) {
+      if (count >= MESSAGE_BOUNDS.headerValues) return out;
+      (out[name] ??= []).push(value.slice(0, MESSAGE_BOUNDS.headerValue));
+      count += 1;
+    }
+  }
+  return out;
+};
+
+/** The stored form of a parsed message for one identity, bounded in size. */
+export const toMessageRecord = (input: {
+  readonly id: string;
+  readonly identity: { readonly id: string; readonly org_id: string; readonly project_id: string };
+  readonly parsed: ParsedMessage;
+  readonly raw: Uint8Array;
+  readonly envelope: InboundEnvelope;
+  readonly recipient: string;
+  readonly receivedAt: string;
+  readonly authentication: AuthenticationResults | null;
+  readonly extractionId: string | null;
+}): MessageRecord => {
+  const { parsed, raw } = input;
+  const truncated = parsed.text.length > MESSAGE_BOUNDS.text || parsed.html.length > MESSAGE_BOUNDS.html;
+  return {
+    id: input.id,
+    identity_id: input.identity.id,
+    org_id: input.identity.org_id,
+    project_id: input.identity.project_id,
+    received_at: input.receivedAt,
+    transport: input.envelope.transport,
+    envelope: { mail_from: input.envelope.mailFrom, rcpt_to: input.recipient },
+    message_id: parsed.messageId,
+    from: parsed.from,
+    to: parsed.to,
+    subject: parsed.subject,
+    date: parsed.date,
+    headers: boundHeaders(parsed.headers),
+    text: parsed.text.slice(0, MESSAGE_BOUNDS.text),
+    html: parsed.html.slice(0, MESSAGE_BOUNDS.html),
+    truncated,
+    attachments: parsed.attachments.slice(0, 100),
+    authentication: input.authentication,
+    size: raw.byteLength,
+    sha256: contentHash(raw),
+    chunks: Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES)),
+    extraction_id: input.extractionId,
+  };
+};
+
+/** Writes the raw bytes in slices (insert-if-absent, so a redelivery rewrites nothing). */
+export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Array): Promise<void> => {
+  const chunks = Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES));
+  for (let n = 0; n < chunks; n += 1) {
+    const slice = Buffer.from(raw.buffer, raw.byteOffset + n * RAW_CHUNK_BYTES, Math.min(RAW_CHUNK_BYTES, raw.byteLength - n * RAW_CHUNK_BYTES));
+    await deps.store.insert(C.messageChunks, { id: `${messageId}:${n}`, data: slice.toString('base64') });
+  }
+};
+
+/** The raw bytes of a stored message, reassembled; `undefined` when a slice is missing. */
+export const loadRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' | 'chunks'>): Promise<Buffer | undefined> => {
+  const parts: Buffer[] = [];
+  for (let n = 0; n < record.chunks; n += 1) {
+    const chunk = await deps.store.get(C.messageChunks, `${record.id}:${n}`);
+    if (chunk === undefined || typeof chunk.data !== 'string') return undefined;
+    parts.push(Buffer.from(chunk.data, 'base64'));
+  }
+  return Buffer.concat(parts);
+};

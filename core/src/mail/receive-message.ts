@@ -1,0 +1,119 @@
+import type { CoreDeps } from '../deps.js';
+import type { IdentityRecord } from '../domain/identity.js';
+import { activate, isLive } from '../domain/identity.js';
+import { iso } from '../domain/time.js';
+import { extract } from '../extraction/extract.js';
+import type { ParsedMessage } from '../extraction/types.js';
+import { C } from '../store/collections.js';
+import { keep, updateWithRetry, write } from '../store/compare-and-set.js';
+import { flushOutbox, newEvent, withEvent } from '../store/outbox.js';
+import type { ExtractionRecord } from './extraction-record.js';
+import { extractionEventData, toExtractionRecord } from './extraction-record.js';
+import type { MessageRecord } from './message-record.js';
+import { contentHash, derivedId, MESSAGE_BOUNDS, storeRaw, toMessageRecord } from './message-record.js';
+import type { AuthenticationResults, InboundEnvelope } from './ports.js';
+
+/** How many recent message ids an identity remembers to make recording idempotent. */
+const RECENT_MESSAGES = 64;
+
+export interface ReceiveInput {
+  readonly identity: IdentityRecord;
+  readonly recipient: string;
+  readonly raw: Uint8Array;
+  readonly parsed: ParsedMessage;
+  readonly envelope: InboundEnvelope;
+  readonly authentication: AuthenticationResults | null;
+}
+
+export type ReceiveOutcome =
+  | { readonly kind: 'stored'; readonly messageId: string; readonly duplicate: boolean }
+  | { readonly kind: 'not_live'; readonly status: IdentityRecord['status'] };
+
+/**
+ * Stores one message for one identity and records what it means, so that a crash at any point
+ * and a redelivery of the same message (same Message-ID, envelope and bytes) converge on exactly
+ * one stored message, one extraction and one set of events:
+ * 1. raw slices and the message record are written under ids derived from the message, insert-if-absent;
+ * 2. the extraction (when the engine reports one) likewise;
+ * 3. one compare-and-set on the identity records the message: `email.received`,
+ *    `extraction.completed`, `identity.activated` on the first mail, guarded by the identity's
+ *    recent message ids; then the outbox is flushed.
+ * Resolves only when all of it is durable; throws when the store failed.
+ */
+export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promise<ReceiveOutcome> => {
+  const { identity, parsed, raw, envelope } = input;
+  const key = [identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', contentHash(raw)];
+  const messageId = derivedId('msg', ...key);
+  const receivedEventId = derivedId('evt', messageId, 'email.received');
+  const now = iso(deps.clock.now());
+  const extraction = toExtractionRecord(
+    extract(boundedForExtraction(parsed)),
+    { id: derivedId('ext', messageId), messageId, sourceEventId: receivedEventId, at: now },
+    identity,
+  );
+  await storeRaw(deps, messageId, raw);
+  const record = toMessageRecord({ id: messageId, identity, parsed, raw, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null });
+  const inserted = (await deps.store.insert(C.messages, record)) === 'inserted';
+  const stored = inserted ? record : ((await deps.store.get(C.messages, messageId)) as unknown as MessageRecord);
+  const storedExtraction = stored.extraction_id === null ? undefined : await ensureExtraction(deps, extraction, stored.extraction_id);
+  const recorded = await recordOnIdentity(deps, identity.id, stored, storedExtraction, receivedEventId);
+  if (recorded.kind === 'not_live') return recorded;
+  return { kind: 'stored', messageId, duplicate: !inserted && !recorded.written };
+};
+
+/**
+ * The engine reads the same bounded text the message record keeps: a secret sits near the top of
+ * an auth email, and an unbounded body (megabytes of text) would cost seconds of CPU per message.
+ */
+const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage => ({
+  ...parsed,
+  text: parsed.text.slice(0, MESSAGE_BOUNDS.text),
+  html: parsed.html.slice(0, MESSAGE_BOUNDS.html),
+  ...(parsed.htmlText === undefined ? {} : { htmlText: parsed.htmlText.slice(0, MESSAGE_BOUNDS.text) }),
+  ...(parsed.links === undefined ? {} : { links: parsed.links.slice(0, 500) }),
+});
+
+const ensureExtraction = async (
+  deps: CoreDeps,
+  fresh: ExtractionRecord | undefined,
+  id: string,
+): Promise<ExtractionRecord | undefined> => {
+  if (fresh !== undefined && fresh.id === id) await deps.store.insert(C.extractions, fresh);
+  return (await deps.store.get(C.extractions, id)) as ExtractionRecord | undefined;
+};
+
+const recordOnIdentity = async (
+  deps: CoreDeps,
+  identityId: string,
+  message: MessageRecord,
+  extraction: ExtractionRecord | undefined,
+  receivedEventId: string,
+): Promise<{ kind: 'recorded'; written: boolean } | { kind: 'not_live'; status: IdentityRecord['status'] }> => {
+  const outcome = await updateWithRetry<IdentityRecord, 'recorded' | IdentityRecord['status']>(deps.store, C.identities, identityId, (current) => {
+    const recent = current.recent_message_ids ?? [];
+    if (recent.includes(message.id)) return keep('recorded');
+    if (!isLive(current.status)) return keep(current.status);
+    const now = deps.clock.now();
+    let next: IdentityRecord = current;
+    const activation = activate(current, now);
+    if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
+    const received = { message_id: message.id, from: message.from.address, subject: message.subject, size: message.size, received_at: message.received_at };
+    next = withEvent(next, { ...newEvent(deps, current, 'email.received', received), id: receivedEventId });
+    if (extraction !== undefined) {
+      next = withEvent(next, { ...newEvent(deps, current, 'extraction.completed', extractionEventData(extraction)), id: derivedId('evt', message.id, 'extraction.completed') });
+    }
+    return write(
+      {
+        ...next,
+        message_count: (current.message_count ?? 0) + 1,
+        latest_extraction_id: extraction?.id ?? current.latest_extraction_id ?? null,
+        recent_message_ids: [...recent, message.id].slice(-RECENT_MESSAGES),
+      },
+      'recorded',
+    );
+  });
+  if (outcome === undefined) throw new Error(`identity ${identityId} vanished while recording a message`);
+  if (outcome.result !== 'recorded') return { kind: 'not_live', status: outcome.result };
+  if (outcome.written) await flushOutbox(deps, identityId);
+  return { kind: 'recorded', written: outcome.written };
+};

@@ -1,0 +1,131 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import type { Principal } from '../auth/principal.js';
+import type { CoreDeps } from '../deps.js';
+import type { DomainError } from '../domain/errors.js';
+import { eventNotFound, extractionNotFound, notFound } from '../domain/errors.js';
+import type { EventRecord, PublicEvent } from '../domain/event.js';
+import { toPublicEvent } from '../domain/event.js';
+import type { IdentityRecord } from '../domain/identity.js';
+import type { ExtractionRecord } from '../mail/extraction-record.js';
+import type { MessageRecord } from '../mail/message-record.js';
+import { loadRaw } from '../mail/message-record.js';
+import type { Waiters } from '../mail/waiters.js';
+import { C } from '../store/collections.js';
+import type { Page } from './identities.js';
+import { loadIdentity } from './identity-access.js';
+
+/** Long-poll options: wait up to `waitSeconds` for a result other than the one named `after`. */
+export interface WaitOptions {
+  readonly waitSeconds: number;
+  readonly after?: string;
+}
+
+const currentIdentity = (deps: CoreDeps, id: string) => deps.store.get(C.identities, id) as Promise<IdentityRecord | undefined>;
+
+/** The identity's latest extraction, waiting for one when asked to. */
+export const latestExtraction =
+  (deps: CoreDeps, waiters: Waiters) =>
+  (principal: Principal, identityId: string, wait: WaitOptions): TE.TaskEither<DomainError, ExtractionRecord> =>
+    pipe(
+      () => loadIdentity(deps, principal, identityId),
+      TE.flatMap((identity) => async () => {
+        const check = async () => {
+          const id = (await currentIdentity(deps, identity.id))?.latest_extraction_id;
+          if (id === null || id === undefined || id === wait.after) return undefined;
+          return (await deps.store.get(C.extractions, id)) as ExtractionRecord | undefined;
+        };
+        const found = await waiters.until(identity.id, check, wait.waitSeconds * 1000);
+        return found === undefined ? E.left(extractionNotFound(identity.id)) : E.right(found);
+      }),
+    );
+
+/** The identity's latest event, waiting for one when asked to. */
+export const latestEventWaiting =
+  (deps: CoreDeps, waiters: Waiters) =>
+  (principal: Principal, identityId: string, wait: WaitOptions): TE.TaskEither<DomainError, PublicEvent> =>
+    pipe(
+      () => loadIdentity(deps, principal, identityId),
+      TE.flatMap((identity) => async () => {
+        const check = async () => {
+          const [latest] = await deps.store.find(C.events, { where: { identity_id: identity.id }, sort: { field: 'seq', direction: 'desc' }, limit: 1 });
+          return latest === undefined || latest.id === wait.after ? undefined : toPublicEvent(latest as unknown as EventRecord);
+        };
+        const found = await waiters.until(identity.id, check, wait.waitSeconds * 1000);
+        return found === undefined ? E.left(eventNotFound(identity.id)) : E.right(found);
+      }),
+    );
+
+/** A message summary for lists. */
+export const toMessageSummary = (m: MessageRecord) => ({
+  id: m.id,
+  identity_id: m.identity_id,
+  from: m.from,
+  to: m.to,
+  subject: m.subject,
+  received_at: m.received_at,
+  size: m.size,
+  attachments: m.attachments.length,
+  extraction_id: m.extraction_id,
+});
+
+/** The full message view: parsed content, headers, attachment metadata, authentication results. */
+export const toMessageView = (m: MessageRecord) => ({
+  ...toMessageSummary(m),
+  message_id: m.message_id,
+  date: m.date,
+  envelope: m.envelope,
+  transport: m.transport,
+  headers: m.headers,
+  text: m.text,
+  html: m.html,
+  truncated: m.truncated,
+  attachments: m.attachments,
+  authentication: m.authentication,
+  sha256: m.sha256,
+});
+
+/** The identity's messages, newest first. */
+export const listMessages =
+  (deps: CoreDeps) =>
+  (principal: Principal, identityId: string, page: { limit: number; offset: number }): TE.TaskEither<DomainError, Page<ReturnType<typeof toMessageSummary>>> =>
+    pipe(
+      () => loadIdentity(deps, principal, identityId),
+      TE.flatMap((identity) => async () => {
+        const where = { identity_id: identity.id };
+        const [docs, total] = await Promise.all([
+          deps.store.find(C.messages, { where, sort: { field: 'received_at', direction: 'desc' }, ...page }),
+          deps.store.count(C.messages, { where }),
+        ]);
+        return E.right({ items: docs.map((d) => toMessageSummary(d as unknown as MessageRecord)), total, ...page });
+      }),
+    );
+
+const loadMessage = (deps: CoreDeps, principal: Principal, identityId: string, messageId: string): TE.TaskEither<DomainError, MessageRecord> =>
+  pipe(
+    () => loadIdentity(deps, principal, identityId),
+    TE.flatMap((identity) => async () => {
+      const message = (await deps.store.get(C.messages, messageId)) as MessageRecord | undefined;
+      return message === undefined || message.identity_id !== identity.id ? E.left(notFound('message', messageId)) : E.right(message);
+    }),
+  );
+
+/** One message of the identity. */
+export const getMessage =
+  (deps: CoreDeps) =>
+  (principal: Principal, identityId: string, messageId: string): TE.TaskEither<DomainError, ReturnType<typeof toMessageView>> =>
+    pipe(loadMessage(deps, principal, identityId, messageId), TE.map(toMessageView));
+
+/** The message exactly as received. */
+export const getRawMessage =
+  (deps: CoreDeps) =>
+  (principal: Principal, identityId: string, messageId: string): TE.TaskEither<DomainError, Buffer> =>
+    pipe(
+      loadMessage(deps, principal, identityId, messageId),
+      TE.flatMap((message) => async () => {
+        const raw = await loadRaw(deps, message);
+        if (raw === undefined) throw new Error(`raw bytes of ${message.id} are incomplete`);
+        return E.right(raw);
+      }),
+    );

@@ -1,0 +1,150 @@
+import test from 'ava';
+import { createMemoryDocumentStore, type DocumentStore } from '@ephemail/core';
+import { mail, principalFor, rightOf, service, smtpEnvelope } from './support.js';
+
+const CODE_MAIL = (to: string) => mail(to, 'Your sign-in code', 'Hello,\n\nYour verification code is 583920.\nIt expires in 10 minutes.\n');
+
+test('pipeline: a delivered code is stored, extracted, evented, and activates the identity', async (t) => {
+  const app = service();
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'pipe' }));
+  const [outcome] = await app.mail.ingress.deliver(CODE_MAIL(identity.email), smtpEnvelope(identity.email));
+  t.is(outcome?.kind, 'stored');
+  t.is(rightOf(await app.identities.get(principal, identity.id)).status, 'active');
+  const types = rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items.map((e) => e.type);
+  t.deepEqual(types, ['extraction.completed', 'email.received', 'identity.activated', 'identity.provisioned']);
+  const extraction = rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 }));
+  t.is(extraction.type, 'otp');
+  t.is(extraction.value, '583920');
+  const events = rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items;
+  t.false(JSON.stringify(events).includes('583920'), 'events never carry the raw code');
+  t.is(extraction.source_event_id, events.find((e) => e.type === 'email.received')?.id);
+});
+
+test('pipeline: redelivery of the same message is recognised and records nothing twice', async (t) => {
+  const app = service();
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'dup' }));
+  const raw = CODE_MAIL(identity.email);
+  const first = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+  const second = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+  t.like(first[0], { kind: 'stored', duplicate: false });
+  t.like(second[0], { kind: 'stored', duplicate: true });
+  t.is(rightOf(await app.messages.list(principal, identity.id, { limit: 10, offset: 0 })).total, 1);
+  t.is(rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).total, 4);
+});
+
+test('pipeline: several recipients each get their copy; unknown, squashed and expired are refused', async (t) => {
+  const app = service();
+  await app.init();
+  const principal = await principalFor(app);
+  const a = rightOf(await app.identities.create(principal, { label: 'a' }));
+  const b = rightOf(await app.identities.create(principal, { label: 'b' }));
+  const c = rightOf(await app.identities.create(principal, { label: 'c' }));
+  rightOf(await app.identities.squash(principal, c.id));
+  const outcomes = await app.mail.ingress.deliver(CODE_MAIL(a.email), smtpEnvelope(a.email, b.email.toUpperCase(), c.email, 'nobody@inbox.test', 'x@elsewhere.test'));
+  t.deepEqual(outcomes.map((o) => o.kind === 'stored' ? 'stored' : o.reason), ['stored', 'stored', 'squashed', 'unknown', 'unknown']);
+  t.is(rightOf(await app.extractions.latest(principal, b.id, { waitSeconds: 0 })).value, '583920');
+  t.deepEqual(await app.mail.ingress.checkRecipient(c.email), { kind: 'squashed' });
+  t.deepEqual(await app.mail.ingress.checkRecipient('nobody@inbox.test'), { kind: 'unknown' });
+});
+
+test('pipeline: RCPT answers expired after the TTL and mailbox full at the message limit', async (t) => {
+  const app = service(undefined, undefined, 2);
+  await app.init();
+  const principal = await principalFor(app);
+  const full = rightOf(await app.identities.create(principal, { label: 'full' }));
+  for (const n of [1, 2]) await app.mail.ingress.deliver(mail(full.email, `m${n}`, 'hi'), smtpEnvelope(full.email));
+  t.deepEqual(await app.mail.ingress.checkRecipient(full.email), { kind: 'over_quota' });
+  const short = rightOf(await app.identities.create(principal, { label: 'short', ttl_hours: 1 }));
+  t.is((await app.mail.ingress.checkRecipient(short.email)).kind, 'accept');
+  (app.deps.clock as unknown as { advance(ms: number): void }).advance(3_600_000);
+  t.deepEqual(await app.mail.ingress.checkRecipient(short.email), { kind: 'expired' });
+});
+
+test('pipeline: a message without a secret is stored and evented, and reports no extraction', async (t) => {
+  const app = service();
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'plain' }));
+  await app.mail.ingress.deliver(mail(identity.email, 'Welcome aboard', 'Thanks for joining. Your order 4471 ships on 12 May.'), smtpEnvelope(identity.email));
+  const latest = await app.extractions.latest(principal, identity.id, { waitSeconds: 0 });
+  t.true(latest._tag === 'Left' && latest.left._tag === 'ExtractionNotFound');
+  const [message] = rightOf(await app.messages.list(principal, identity.id, { limit: 10, offset: 0 })).items;
+  t.is(message?.subject, 'Welcome aboard');
+  t.is(message?.extraction_id, null);
+});
+
+test('pipeline: a large message is kept whole in slices and its raw bytes come back identical', async (t) => {
+  const app = service();
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'big' }));
+  const raw = mail(identity.email, 'Big', `code 271828\n${'x'.repeat(76)}\n`.repeat(30_000));
+  const [outcome] = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+  if (outcome?.kind !== 'stored') return t.fail();
+  const back = rightOf(await app.messages.raw(principal, identity.id, outcome.messageId));
+  t.true(back.equals(raw));
+  const view = rightOf(await app.messages.get(principal, identity.id, outcome.messageId));
+  t.is(view.size, raw.byteLength);
+  t.true(view.text.length <= 256 * 1024);
+});
+
+/** A store that fails the first compare-and-set on identities, like a crash mid-pipeline. */
+const failingOnce = (inner: DocumentStore): DocumentStore & { arm(): void } => {
+  let failed = true;
+  const arm = () => {
+    failed = false;
+  };
+  return new Proxy(inner as DocumentStore & { arm(): void }, {
+    get(target, prop, receiver) {
+      if (prop === 'arm') return arm;
+      if (prop === 'replace') {
+        return async (collection: string, doc: { id: string }, version: number) => {
+          if (collection === 'identities' && !failed) {
+            failed = true;
+            throw new Error('disk full');
+          }
+          return target.replace(collection, doc, version);
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};
+
+test('pipeline: a store failure mid-delivery throws (so SMTP answers 451) and the retry records exactly once', async (t) => {
+  const store = failingOnce(createMemoryDocumentStore());
+  const app = service(store);
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'crash' }));
+  const raw = CODE_MAIL(identity.email);
+  store.arm();
+  await t.throwsAsync(() => app.mail.ingress.deliver(raw, smtpEnvelope(identity.email)), { message: /disk full/ });
+  const [retry] = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+  t.like(retry, { kind: 'stored' });
+  const types = rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items.map((e) => e.type);
+  t.deepEqual(types, ['extraction.completed', 'email.received', 'identity.activated', 'identity.provisioned']);
+  t.is(rightOf(await app.messages.list(principal, identity.id, { limit: 10, offset: 0 })).total, 1);
+});
+
+test('pipeline: a long-poll in one service is answered when another service over the same store receives the mail', async (t) => {
+  const store = createMemoryDocumentStore();
+  const waiterSide = service(store);
+  const mxSide = service(store);
+  await waiterSide.init();
+  const principal = await principalFor(waiterSide);
+  const identity = rightOf(await waiterSide.identities.create(principal, { label: 'poll' }));
+  const started = Date.now();
+  const waiting = waiterSide.extractions.latest(principal, identity.id, { waitSeconds: 10 });
+  setTimeout(() => void mxSide.mail.ingress.deliver(CODE_MAIL(identity.email), smtpEnvelope(identity.email)), 100);
+  const answered = rightOf(await waiting);
+  t.is(answered.value, '583920');
+  t.true(Date.now() - started < 10_000, 'answered before the wait ran out');
+  const none = await waiterSide.extractions.latest(principal, identity.id, { waitSeconds: 0.2, after: answered.id });
+  t.true(none._tag === 'Left', 'after= waits for a newer one and times out without it');
+});

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { DocumentStore, PlanName, Principal } from '@ephemail/core';
+import { createEphemail, createMemoryDocumentStore, FakeClock } from '@ephemail/core';
+import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import * as E from 'fp-ts/lib/Either.js';
+
+export const DOMAIN = 'inbox.test';
+
+/** A service over `store` (a fresh memory store by default) with the real MIME parser. */
+export const service = (store: DocumentStore = createMemoryDocumentStore(), clock = new FakeClock('2026-04-01T10:00:00.000Z'), maxMessagesPerIdentity?: number) =>
+  createEphemail({ store, inboxDomain: DOMAIN, clock, parser: createPostalMimeMailParser(), maxMessagesPerIdentity, longPollIntervalMs: 10 });
+
+export type Service = ReturnType<typeof service>;
+
+export const principalFor = async (app: Service, plan: PlanName = 'growth'): Promise<Principal> => {
+  const orgId = `org_${randomUUID().slice(0, 8)}`;
+  const projectId = `proj_${randomUUID().slice(0, 8)}`;
+  const key = await app.auth.createApiKey({ orgId, projectIds: [projectId], scopes: ['identities:read', 'identities:write', 'secrets:read'], plan });
+  if (E.isLeft(key)) throw new Error(key.left._tag);
+  const principal = await app.auth.authenticate({ authorization: `Bearer ${key.right.key}`, orgId, projectId });
+  if (E.isLeft(principal)) throw new Error(principal.left._tag);
+  return principal.right;
+};
+
+export const rightOf = <A>(either: E.Either<{ _tag: string }, A>): A => {
+  if (E.isLeft(either)) throw new Error(`expected Right, got ${either.left._tag}`);
+  return either.right;
+};
+
+/** A small RFC 5322 message; `body` is the text part. */
+export const mail = (to: string, subject: string, body: string, messageId = `<${randomUUID()}@sender.example>`): Buffer =>
+  Buffer.from(
+    [
+      'From: Example App <no-reply@app.example.com>',
+      `To: ${to}`,
+      `Subject: ${subject}`,
+      `Message-ID: ${messageId}`,
+      'Date: Wed, 01 Apr 2026 10:00:00 +0000',
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      body,
+      '',
+    ].join('\r\n'),
+  );
+
+export const smtpEnvelope = (...rcptTo: string[]) => ({ transport: 'smtp' as const, mailFrom: 'bounce@app.example.com', rcptTo });
