@@ -86,3 +86,25 @@ export const TokenExchangeBody = z.strictObject({
 export type TokenExchangeBody = z.infer<typeof TokenExchangeBody>;
 
 export const EmptyBody = z.strictObject({});
+
+/** Long-poll: hold the request up to `wait` seconds (0..60) for a result other than `after`. */
+const waitFields = {
+  wait: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(60))
+    .optional()
+    .transform((value) => value ?? 0)
+    .describe('Seconds to wait for a result, 0..60.'),
+  after: z.string().min(1).max(100).optional().describe('Wait for a result other than this id.'),
+};
+
+export const LatestEventQuery = z.strictObject(waitFields);
+export type LatestEventQuery = z.infer<typeof LatestEventQuery>;
+
+export const LatestExtractionQuery = z.strictObject({
+  ...waitFields,
+  reveal: z.enum(['true', 'false']).optional().transform((value) => value === 'true').describe('Raw values; needs secrets:read.'),
+});
+export type LatestExtractionQuery = z.infer<typeof LatestExtractionQuery>;

@@ -12,6 +12,7 @@ import { buildOpenApi } from './openapi.js';
 import { handlerFor } from './pipeline.js';
 import { authRoutes } from './routes/auth.js';
 import { identityRoutes } from './routes/identities.js';
+import { mailRoutes } from './routes/mail.js';
 import type { Route } from './routes/route.js';
 
 export interface HttpAppOptions {
@@ -26,7 +27,7 @@ export interface HttpAppOptions {
 }
 
 /** Every /v1 route of the service, in registration order. */
-export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app)];
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app)];
 
 const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   const type = (error as { type?: string }).type;

@@ -64,6 +64,10 @@ export const handlerFor =
         throw error;
       }
       if (claim?.kind === 'proceed') await claim.finish(answer.status, answer.body);
+      if (route.contentType !== undefined && Buffer.isBuffer(answer.body)) {
+        res.status(answer.status).type(route.contentType).send(answer.body);
+        return;
+      }
       send(res, answer);
     } catch (error) {
       next(error);

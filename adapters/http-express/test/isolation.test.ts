@@ -57,13 +57,18 @@ const CASES: Record<string, Case> = {
   'GET /v1/identities/:identity_id/lineage': expectNotFoundLikeUnknown,
   'GET /v1/identities/:identity_id/events': expectNotFoundLikeUnknown,
   'GET /v1/identities/:identity_id/events/latest': expectNotFoundLikeUnknown,
+  'GET /v1/identities/:identity_id/extractions/latest': expectNotFoundLikeUnknown,
+  'GET /v1/identities/:identity_id/messages': expectNotFoundLikeUnknown,
+  'GET /v1/identities/:identity_id/messages/:message_id': expectNotFoundLikeUnknown,
+  'GET /v1/identities/:identity_id/messages/:message_id/raw': expectNotFoundLikeUnknown,
 };
 
 test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
   const api = await startApi();
   try {
-    const a = await api.tenant();
-    const b = await api.tenant();
+    const everything = ['identities:read', 'identities:write', 'secrets:read'];
+    const a = await api.tenant(everything);
+    const b = await api.tenant(everything);
     const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;
     const child = (await api.call('POST', `/v1/identities/${victim}/children`, { tenant: a, body: { label: 'kid' } })).json.id;
     for (const route of api.http.routes) {

@@ -31,6 +31,7 @@ const EnvShape = z.object({
       .default('false')
       .transform((value) => (value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
     MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
+    MAX_MESSAGES_PER_IDENTITY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 

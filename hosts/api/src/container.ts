@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { DocumentStore, Ephemail } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
 import { createHttpApp } from '@ephemail/http-express';
+import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
@@ -37,7 +38,12 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
   c.register(TOKENS.registry, { useFactory: instanceCachingFactory(() => new Registry()) });
   c.register(TOKENS.ephemail, {
     useFactory: instanceCachingFactory((d) =>
-      createEphemail({ store: d.resolve<DocumentStore>(TOKENS.store), inboxDomain: config.INBOX_DOMAIN }),
+      createEphemail({
+        store: d.resolve<DocumentStore>(TOKENS.store),
+        inboxDomain: config.INBOX_DOMAIN,
+        parser: createPostalMimeMailParser(),
+        maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
+      }),
     ),
   });
   c.register(TOKENS.http, {

@@ -80,9 +80,4 @@ export const identityRoutes = (app: Ephemail): Route[] => [
     summary: "The identity's events, newest first.",
     handle: ({ principal, params, query }) => app.events.list(principal, params.identity_id!, query),
   }),
-  route({
-    method: 'get', path: `${ID}/events/latest`, tag: 'Events', scopes: READ, status: 200,
-    summary: "The identity's most recent event.",
-    handle: ({ principal, params }) => app.events.latest(principal, params.identity_id!),
-  }),
 ];

@@ -26,6 +26,8 @@ export interface Route<B = unknown, Q = unknown> {
   readonly query?: z.ZodType<Q>;
   /** Status of a successful answer. */
   readonly status: number;
+  /** When set, a successful answer is sent as bytes of this type (the handler returns a Buffer). */
+  readonly contentType?: string;
   readonly handle: (context: RouteContext<B, Q>) => Promise<Either<DomainError, unknown>>;
 }
 

@@ -1,0 +1,42 @@
+import type { Ephemail } from '@ephemail/core';
+import { forbidden, LatestEventQuery, LatestExtractionQuery, pageQuery, toPublicExtraction, toRevealedExtraction } from '@ephemail/core';
+import * as E from 'fp-ts/lib/Either.js';
+import type { Route } from './route.js';
+import { route } from './route.js';
+
+const ID = '/v1/identities/:identity_id';
+const READ = ['identities:read'] as const;
+
+/** What mail brought: the latest extraction and event (with long-poll), and the messages. */
+export const mailRoutes = (app: Ephemail): Route[] => [
+  route<undefined, LatestExtractionQuery>({
+    method: 'get', path: `${ID}/extractions/latest`, tag: 'Extractions', scopes: READ, status: 200, query: LatestExtractionQuery,
+    summary: 'The latest extraction, redacted; `wait` long-polls, `reveal=true` (secrets:read) shows raw values.',
+    handle: async ({ principal, params, query }) => {
+      if (query.reveal && !principal.scopes.includes('secrets:read')) return E.left(forbidden(['secrets:read']));
+      const found = await app.extractions.latest(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after });
+      return E.map(query.reveal ? toRevealedExtraction : toPublicExtraction)(found);
+    },
+  }),
+  route<undefined, LatestEventQuery>({
+    method: 'get', path: `${ID}/events/latest`, tag: 'Events', scopes: READ, status: 200, query: LatestEventQuery,
+    summary: "The identity's most recent event; `wait` long-polls for one (other than `after`).",
+    handle: ({ principal, params, query }) => app.events.latestWaiting(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after }),
+  }),
+  route<undefined, { limit: number; offset: number }>({
+    method: 'get', path: `${ID}/messages`, tag: 'Messages', scopes: READ, status: 200, query: pageQuery(50, 200),
+    summary: "The identity's messages, newest first.",
+    handle: ({ principal, params, query }) => app.messages.list(principal, params.identity_id!, query),
+  }),
+  route({
+    method: 'get', path: `${ID}/messages/:message_id`, tag: 'Messages', scopes: READ, status: 200,
+    summary: 'One message: headers, text, html, attachment metadata, SPF/DKIM/DMARC results.',
+    handle: ({ principal, params }) => app.messages.get(principal, params.identity_id!, params.message_id!),
+  }),
+  route({
+    method: 'get', path: `${ID}/messages/:message_id/raw`, tag: 'Messages', scopes: ['identities:read', 'secrets:read'], status: 200,
+    contentType: 'message/rfc822',
+    summary: 'The message exactly as received (message/rfc822).',
+    handle: ({ principal, params }) => app.messages.raw(principal, params.identity_id!, params.message_id!),
+  }),
+];
