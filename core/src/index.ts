@@ -45,3 +45,4 @@ export {
 export { MESSAGE_BOUNDS, type MessageRecord } from './mail/message-record.js';
 export { Waiters } from './mail/waiters.js';
 export { type WaitOptions } from './use-cases/mail-reads.js';
+export { relayTick, type RelayOptions, type RelayReport } from './store/event-relay.js';

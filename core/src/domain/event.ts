@@ -20,6 +20,11 @@ export interface EventRecord {
   readonly identity_id: string;
   /** Position in the identity's own history (1, 2, ...): orders events written in one millisecond. */
   readonly seq: number;
+  /**
+   * Position in the whole log (1, 2, ...), given when the event is written to the log; relays
+   * read the log in this order with their own cursor. Absent while the event is still pending.
+   */
+  readonly position?: number;
   readonly org_id: string;
   readonly project_id: string;
   readonly occurred_at: string;

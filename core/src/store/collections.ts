@@ -16,6 +16,7 @@ export const C = {
   messageChunks: 'message_chunks',
   extractions: 'extractions',
   mailboxCursors: 'mailbox_cursors',
+  relayCursors: 'relay_cursors',
 } as const;
 
 /** Every collection core uses, with the field combinations its queries filter and sort on. */
@@ -38,6 +39,7 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
       ['identity_id', 'seq'],
       ['org_id', 'project_id', 'occurred_at'],
       ['occurred_at'],
+      ['position'],
     ],
   },
   { name: C.organizations, indexes: [] },
@@ -51,4 +53,5 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.messageChunks, indexes: [] },
   { name: C.extractions, indexes: [['identity_id', 'extracted_at'], ['org_id', 'project_id', 'extracted_at']] },
   { name: C.mailboxCursors, indexes: [] },
+  { name: C.relayCursors, indexes: [] },
 ];

@@ -7,6 +7,7 @@ import type { IdentityRecord, Transition } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
 import { C } from './collections.js';
 import { keep, updateWithRetry, write } from './compare-and-set.js';
+import { nextLogPosition } from './log-position.js';
 import { releaseIdentities } from './quota.js';
 
 /** A new event for an identity, stamped now. */
@@ -46,7 +47,7 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string): Promise<v
   if (record === undefined || record.pending_events.length === 0) return;
   const flushed = new Set<string>();
   for (const event of record.pending_events) {
-    if ((await deps.store.insert(C.events, event)) === 'inserted') {
+    if ((await deps.store.insert(C.events, { ...event, position: await nextLogPosition(deps) })) === 'inserted') {
       if (RELEASES_QUOTA.has(event.type)) await releaseIdentities(deps, event.org_id, 1);
       deps.hub.publish(event);
     }
