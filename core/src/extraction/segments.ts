@@ -53,6 +53,11 @@ const segment = (source: Source, raw: string): Segment => {
   };
 };
 
+// Authentication mail is short; these caps keep a hostile message (megabytes of text, tens of
+// thousands of anchors) within the per-message time target instead of scanning all of it.
+const MAX_SEGMENT_CHARS = 100_000;
+const MAX_LINKS = 300;
+
 const domainOf = (address: string): string => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 /** Builds the segments and links of a message, deriving the HTML view when the parser did not. */
@@ -60,10 +65,11 @@ export const viewMessage = (message: ParsedMessage): MessageView => {
   const needsView = message.html.length > 0 && (message.htmlText === undefined || message.links === undefined);
   const derived = needsView ? htmlToView(message.html) : undefined;
   const htmlText = message.htmlText ?? derived?.text ?? '';
-  const segments = [segment('subject', message.subject), segment('text', message.text), segment('html', htmlText)];
+  const cap = (t: string): string => (t.length > MAX_SEGMENT_CHARS ? t.slice(0, MAX_SEGMENT_CHARS) : t);
+  const segments = [segment('subject', cap(message.subject)), segment('text', cap(message.text)), segment('html', cap(htmlText))];
   return {
     segments: segments.filter((s) => s.text.trim().length > 0),
-    links: message.links ?? derived?.links ?? [],
+    links: (message.links ?? derived?.links ?? []).slice(0, MAX_LINKS),
     subject: message.subject,
     senderDomain: domainOf(message.from.address || message.envelopeFrom),
   };
