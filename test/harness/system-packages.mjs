@@ -3,7 +3,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 
 /** Debian package → a command it provides, used to tell whether it is installed. */
-export const REQUIRED = {};
+export const REQUIRED = {
+  'dnsmasq-base': 'dnsmasq',
+};
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 
