@@ -44,6 +44,8 @@ export const startHost = async (root: string): Promise<HostTarget> => {
   const child = spawnNode('host', [entry], {
     PORT: String(port),
     HOST: '127.0.0.1',
+    // The API benchmark measures HTTP only; the MX is measured by benchmarks/smtp.
+    SMTP_ENABLED: 'false',
     DATABASE_URL: `sqlite:${join(dir, 'bench.db')}`,
     EPHEMAIL_MODE: 'development',
     BOOTSTRAP_API_KEY: key,

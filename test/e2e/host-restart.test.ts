@@ -17,7 +17,7 @@ test('e2e: npm start prints a working key once; SIGTERM stops cleanly; a restart
   const { dir, cleanup } = tempDir('ephemail-e2e');
   t.teardown(cleanup);
   const port = await freePort();
-  const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: String(port), LOG_LEVEL: 'warn', EPHEMAIL_MODE: 'development' };
+  const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: String(port), SMTP_PORT: '0', LOG_LEVEL: 'warn', EPHEMAIL_MODE: 'development' };
   const first = spawnNode(MAIN, [], env);
   t.teardown(() => first.child.kill('SIGKILL'));
   const key = (await first.waitFor(/^\s+(aid_[A-Za-z0-9]{16}_[A-Za-z0-9]{40})$/m))[1]!;

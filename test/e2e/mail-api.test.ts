@@ -20,7 +20,7 @@ const message = (to: string) =>
   );
 
 const setup = async () => {
-  const host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test' }));
+  const host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test' }));
   const keyFor = async (scopes: string[]) => {
     const created = await host.ephemail.auth.createApiKey({ orgId: 'org_dev', projectIds: ['proj_dev'], scopes });
     if (E.isLeft(created)) throw new Error(created.left._tag);

@@ -19,7 +19,7 @@ test('pipeline: a delivered code is stored, extracted, evented, and activates th
   t.is(extraction.value, '583920');
   const events = rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items;
   t.false(JSON.stringify(events).includes('583920'), 'events never carry the raw code');
-  t.is(extraction.source_event_id, events.find((e) => e.type === 'email.received')?.id);
+  t.is(extraction.source_event_id, events.find((e) => e.type === 'email.received')?.id ?? 'missing');
 });
 
 test('pipeline: redelivery of the same message is recognised and records nothing twice', async (t) => {

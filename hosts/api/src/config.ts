@@ -7,6 +7,21 @@ const csv = z
 
 const DEVELOPMENT_DOMAIN = 'inbox.localhost';
 
+const bool = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+/** One upstream mailbox of IMAP_MAILBOXES. */
+const ImapMailbox = z
+  .strictObject({
+    host: z.string().min(1),
+    port: z.number().int().min(1).max(65_535),
+    secure: z.boolean(),
+    user: z.string().min(1),
+    password: z.string().min(1).optional(),
+    accessToken: z.string().min(1).optional(),
+    folder: z.string().min(1).optional(),
+  })
+  .refine((m) => (m.password === undefined) !== (m.accessToken === undefined), 'give exactly one of password and accessToken');
+
 /** Environment variables the host reads, once, at start-up. README's configuration table lists them. */
 const EnvShape = z.object({
     EPHEMAIL_MODE: z.enum(['development', 'production']).default('development'),
@@ -31,19 +46,53 @@ const EnvShape = z.object({
       .default('false')
       .transform((value) => (value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value)),
     MAINTENANCE_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1000),
+    SMTP_ENABLED: bool.default(true),
+    SMTP_PORT: z.coerce.number().int().min(0).max(65_535).default(2525),
+    SMTP_HOST: z.string().min(1).optional(),
+    SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024),
+    SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(10_000).default(100),
+    SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(500),
+    SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(50),
+    SMTP_GREETING_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    SMTP_TLS_KEY_FILE: z.string().min(1).optional(),
+    SMTP_TLS_CERT_FILE: z.string().min(1).optional(),
+    SMTP_OUTBOUND_URL: z.string().regex(/^smtps?:\/\//, 'must be smtp://… or smtps://…').optional(),
+    MAIL_FROM: z.string().min(3).default('ephemail <no-reply@localhost>'),
+    IMAP_MAILBOXES: z
+      .string()
+      .default('[]')
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON array of mailboxes' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.array(ImapMailbox)),
+    IMAP_POLL_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
+    MAIL_AUTH: z.enum(['on', 'off']).optional(),
+    DNS_SERVERS: csv.optional(),
     MAX_MESSAGES_PER_IDENTITY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
 /** Rules across variables, checked on the raw values so they are reported with any type errors. */
-const crossFieldIssues = (raw: Record<string, string | undefined>): string[] =>
-  (raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.INBOX_DOMAIN === undefined
+const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => [
+  ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.INBOX_DOMAIN === undefined
     ? ['  INBOX_DOMAIN: required in production mode']
-    : [];
+    : []),
+  ...((raw.SMTP_TLS_KEY_FILE === undefined) !== (raw.SMTP_TLS_CERT_FILE === undefined)
+    ? ['  SMTP_TLS_KEY_FILE, SMTP_TLS_CERT_FILE: give both or neither']
+    : []),
+];
 
 export const EnvSchema = EnvShape.transform((env) => ({
   ...env,
   INBOX_DOMAIN: (env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN).toLowerCase(),
+  SMTP_HOST: env.SMTP_HOST ?? env.HOST,
+  // SPF/DKIM/DMARC need DNS answers from the internet: on by default in production only.
+  MAIL_AUTH: env.MAIL_AUTH ?? (env.EPHEMAIL_MODE === 'production' ? 'on' : 'off'),
 }));
 
 export type HostConfig = z.infer<typeof EnvSchema>;

@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import type { DocumentStore, Ephemail } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
 import { createHttpApp } from '@ephemail/http-express';
+import { createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import { createNodemailerMailSender } from '@ephemail/mail-smtp';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
@@ -19,6 +21,7 @@ export const TOKENS = {
   ephemail: Symbol('Ephemail'),
   registry: Symbol('MetricsRegistry'),
   http: Symbol('HttpApp'),
+  mailSender: Symbol('MailSender'),
 } as const;
 
 export interface HostOverrides {
@@ -41,7 +44,9 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
       createEphemail({
         store: d.resolve<DocumentStore>(TOKENS.store),
         inboxDomain: config.INBOX_DOMAIN,
-        parser: createPostalMimeMailParser(),
+        parser: createPostalMimeMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES }),
+        authenticator:
+          config.MAIL_AUTH === 'on' ? createMailauthAuthenticator({ resolver: createDnsResolver(config.DNS_SERVERS) }) : undefined,
         maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
       }),
     ),
@@ -55,5 +60,9 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
       }),
     ),
   });
+  if (config.SMTP_OUTBOUND_URL !== undefined) {
+    const url = config.SMTP_OUTBOUND_URL;
+    c.register(TOKENS.mailSender, { useFactory: instanceCachingFactory(() => createNodemailerMailSender({ url, from: config.MAIL_FROM })) });
+  }
   return c;
 };

@@ -9,12 +9,15 @@ import { bootstrapCredentials } from './bootstrap.js';
 import type { HostConfig } from './config.js';
 import type { HostOverrides } from './container.js';
 import { composeHost, TOKENS } from './container.js';
+import { startMail } from './mail.js';
 import { startMaintenance } from './scheduler.js';
 import { describeDatabaseUrl } from './store-factory.js';
 
 export interface RunningHost {
   readonly url: string;
   readonly port: number;
+  /** The SMTP port of the MX, when it runs. */
+  readonly smtpPort: number | undefined;
   readonly ephemail: Ephemail;
   readonly bootstrap: BootstrapOutcome;
   /** Stops taking requests, lets those in flight finish (up to the grace period), closes the store. */
@@ -43,10 +46,16 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const port = (server.address() as AddressInfo).port;
   const owner = `host-${process.pid}-${randomBytes(4).toString('hex')}`;
   const stopMaintenance = startMaintenance(ephemail, owner, config.MAINTENANCE_INTERVAL_MS, logger);
+  const mail = await startMail(config, ephemail, logger).catch(async (error: unknown) => {
+    await stopMaintenance();
+    server.close();
+    throw error;
+  });
   logger.info({ port, host: config.HOST, mode: config.EPHEMAIL_MODE, database: describeDatabaseUrl(config.DATABASE_URL) }, 'listening');
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      await mail.close();
       await stopMaintenance();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
@@ -56,5 +65,6 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
       await ephemail.close();
       logger.info({}, 'stopped');
     })());
-  return { url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`, port, ephemail, bootstrap, close };
+  const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
+  return { url, port, smtpPort: mail.smtpPort, ephemail, bootstrap, close };
 };

@@ -25,7 +25,7 @@ test('logging: credential and secret fields are redacted whatever the caller pas
 
 test('logging: request logs of a running host never contain the credential or the body', async (t) => {
   const out = capture();
-  const config = loadConfig({ DATABASE_URL: 'memory:', PORT: '0', LOG_LEVEL: 'info' });
+  const config = loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'info' });
   const host = await startHost(config, { logger: createLogger('info', out.stream) });
   t.teardown(() => host.close());
   if (host.bootstrap.kind !== 'created') return t.fail('expected a development key');

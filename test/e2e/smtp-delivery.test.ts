@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import test from 'ava';
+import * as E from 'fp-ts/lib/Either.js';
+import nodemailer from 'nodemailer';
+import { loadConfig, startHost } from '@ephemail/host-api';
+
+/**
+ * The whole MX path through a real host: an SMTP client over loopback, RCPT checks through core,
+ * storage, extraction, and a long-poll over HTTP answered by the delivery.
+ */
+test('e2e: mail sent over SMTP to the host reaches a waiting long-poll; unknown recipients get 550', async (t) => {
+  const host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test' }));
+  t.teardown(() => host.close());
+  const created = await host.ephemail.auth.createApiKey({ orgId: 'org_dev', projectIds: ['proj_dev'], scopes: ['identities:read', 'identities:write', 'secrets:read'] });
+  if (E.isLeft(created)) return t.fail();
+  const headers = { authorization: `Bearer ${created.right.key}`, 'x-org-id': 'org_dev', 'x-project-id': 'proj_dev' };
+  const post = await fetch(`${host.url}/v1/identities`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+    body: JSON.stringify({ label: 'smtp' }),
+  });
+  const identity = (await post.json()) as { id: string; email: string };
+  const polling = fetch(`${host.url}/v1/identities/${identity.id}/extractions/latest?wait=20&reveal=true`, { headers });
+
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort, secure: false, ignoreTLS: true });
+  const info = await transport.sendMail({
+    from: 'Accounts <accounts@service.example>',
+    to: identity.email,
+    subject: 'Reset your password',
+    html: '<p>Click to reset: <a href="https://service.example/reset?token=Zq8v3LmN0pXy">Reset password</a></p><p><a href="https://service.example/unsubscribe">Unsubscribe</a></p>',
+  });
+  t.deepEqual(info.accepted, [identity.email]);
+  const answer = (await (await polling).json()) as { type: string; value: string; link_kind: string };
+  t.is(answer.type, 'magic_link');
+  t.is(answer.value, 'https://service.example/reset?token=Zq8v3LmN0pXy');
+  t.is(answer.link_kind, 'password_reset');
+
+  const refused = await transport.sendMail({ from: 'a@service.example', to: 'nobody@mx.test', subject: 'x', text: 'x' }).catch((error: { responseCode?: number }) => error);
+  t.is((refused as { responseCode?: number }).responseCode, 550);
+  transport.close();
+});
