@@ -3,6 +3,7 @@ import type { DocumentStore } from './ports/document-store.js';
 import type { Ids } from './ports/ids.js';
 import type { PlanTable } from './domain/plans.js';
 import type { EventHub } from './store/event-hub.js';
+import type { RetryPolicy } from './webhooks/retry-schedule.js';
 
 /** Settings of the core; the host fills them from its validated configuration. */
 export interface CoreConfig {
@@ -13,6 +14,10 @@ export interface CoreConfig {
   readonly idempotencyRetentionMs: number;
   /** How long a claim stays in flight before another request may take it over. Default 60 s. */
   readonly idempotencyLeaseMs: number;
+  /** Admits plain `http://` webhook URLs to loopback hosts (development mode). Default false. */
+  readonly allowHttpLoopback: boolean;
+  /** Retries of webhook deliveries. Default: 5 attempts, base 1 s, cap 30 min, full jitter. */
+  readonly webhookRetry: RetryPolicy;
 }
 
 /** What every use case is given, by closure: ports and settings, never globals. */

@@ -31,13 +31,17 @@ import { createMailIngress } from './mail/ingress.js';
 import type { MessageAuthenticator } from './mail/ports.js';
 import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
+import type { WebhookOptions } from './webhooks/facade.js';
+import { webhookDeps, webhooksFacade } from './webhooks/facade.js';
+import type { RetryPolicy } from './webhooks/retry-schedule.js';
+import { assertRetryPolicy, DEFAULT_RETRY_POLICY } from './webhooks/retry-schedule.js';
 
-export interface EphemailOptions {
+export interface EphemailOptions extends WebhookOptions {
   readonly store: DocumentStore;
   readonly inboxDomain: string;
   readonly clock?: Clock;
   readonly ids?: Ids;
-  readonly config?: Partial<Omit<CoreConfig, 'inboxDomain'>>;
+  readonly config?: Partial<Omit<CoreConfig, 'inboxDomain' | 'webhookRetry'>> & { readonly webhookRetry?: Partial<RetryPolicy> };
   /** MIME parser for received mail (the host passes mail-parse's); without one, `mail.ingress` refuses every message as unparseable. */
   readonly parser?: MessageParser;
   /** SPF/DKIM/DMARC checks of received mail. */
@@ -73,8 +77,11 @@ export const createEphemail = (options: EphemailOptions) => {
       plans: options.config?.plans ?? DEFAULT_PLANS,
       idempotencyRetentionMs: options.config?.idempotencyRetentionMs ?? 24 * 3_600_000,
       idempotencyLeaseMs: options.config?.idempotencyLeaseMs ?? 60_000,
+      allowHttpLoopback: options.config?.allowHttpLoopback ?? false,
+      webhookRetry: { ...DEFAULT_RETRY_POLICY, ...options.config?.webhookRetry },
     },
   };
+  assertRetryPolicy(deps.config.webhookRetry);
   const waiters = new Waiters(deps, options.longPollIntervalMs);
   const ingress = createMailIngress(deps, {
     parser: options.parser ?? NO_PARSER,
@@ -142,6 +149,7 @@ export const createEphemail = (options: EphemailOptions) => {
       release: (...args: Parameters<typeof releaseIdempotencyKey> extends [CoreDeps, ...infer R] ? R : never) =>
         releaseIdempotencyKey(deps, ...args),
     },
+    webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
     maintenance: {
       tick: (owner: string, options?: Parameters<typeof runMaintenanceTick>[2]) => runMaintenanceTick(deps, owner, options),
     },

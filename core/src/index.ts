@@ -46,3 +46,4 @@ export { MESSAGE_BOUNDS, type MessageRecord } from './mail/message-record.js';
 export { Waiters } from './mail/waiters.js';
 export { type WaitOptions } from './use-cases/mail-reads.js';
 export { relayTick, type RelayOptions, type RelayReport } from './store/event-relay.js';
+export * from './webhooks/index.js';

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ACCESS_TOKEN_TTL } from './auth/access-tokens.js';
 import { EXTEND_HOURS, IDENTITY_STATUSES, TTL_HOURS } from './domain/identity.js';
 import { SCOPES } from './domain/scopes.js';
+import { DELIVERY_STATES } from './webhooks/delivery-state.js';
+import { WEBHOOK_EVENT_TYPES } from './webhooks/event-types.js';
 
 /**
  * Request schemas of the /v1 API. The HTTP adapter validates with them and generates the
@@ -108,3 +110,45 @@ export const LatestExtractionQuery = z.strictObject({
   reveal: z.enum(['true', 'false']).optional().transform((value) => value === 'true').describe('Raw values; needs secrets:read.'),
 });
 export type LatestExtractionQuery = z.infer<typeof LatestExtractionQuery>;
+
+const webhookUrl = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .describe('Destination: https:// only (plain http:// to loopback only in development mode).');
+const webhookEvents = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .min(1)
+  .refine((events) => new Set(events).size === events.length, 'each event type at most once')
+  .describe('Event types delivered to the endpoint.');
+const webhookDescription = z.string().trim().max(500);
+
+export const CreateWebhookBody = z.strictObject({
+  url: webhookUrl,
+  events: webhookEvents,
+  description: webhookDescription.optional(),
+});
+export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = z
+  .strictObject({
+    url: webhookUrl.optional(),
+    events: webhookEvents.optional(),
+    description: webhookDescription.nullable().optional().describe('null removes the description.'),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'nothing to change: send url, events or description');
+export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
+
+export const ReplayWebhookBody = z.strictObject({
+  event_id: z.string().min(1).max(100).describe('The event to deliver again (evt_...).'),
+});
+export type ReplayWebhookBody = z.infer<typeof ReplayWebhookBody>;
+
+export const ListWebhooksQuery = pageQuery(50, 200);
+export type ListWebhooksQuery = z.infer<typeof ListWebhooksQuery>;
+
+export const ListDeliveriesQuery = pageQuery(50, 200).extend({
+  state: z.enum(DELIVERY_STATES).optional().describe('Only deliveries in this state.'),
+});
+export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;

@@ -51,6 +51,8 @@ export const toHttpError = (error: DomainError): HttpError => {
       return { status: 404, code: 'domain_not_found', message: `The domain ${error.domain} is not available to this project.` };
     case 'EventNotFound':
       return { status: 404, code: 'event_not_found', message: 'No such event.' };
+    case 'WebhookNotFound':
+      return { status: 404, code: 'webhook_not_found', message: 'No such webhook endpoint.' };
     case 'ExtractionNotFound':
       return { status: 404, code: 'extraction_not_found', message: 'No extraction for this identity yet.' };
     case 'IdempotencyKeyReused':

@@ -16,6 +16,7 @@ export type DomainError =
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
   | { readonly _tag: 'EventNotFound'; readonly id: string }
+  | { readonly _tag: 'WebhookNotFound'; readonly id: string }
   | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string }
   | { readonly _tag: 'IdempotencyKeyReused' }
   | { readonly _tag: 'IdempotencyInProgress' }
@@ -61,6 +62,7 @@ export const batchTooLarge = (max: number, requested: number): DomainError => ({
 export const lineageDepthExceeded = (max: number): DomainError => ({ _tag: 'LineageDepthExceeded', max });
 export const domainNotFound = (domain: string): DomainError => ({ _tag: 'DomainNotFound', domain });
 export const eventNotFound = (id: string): DomainError => ({ _tag: 'EventNotFound', id });
+export const webhookNotFound = (id: string): DomainError => ({ _tag: 'WebhookNotFound', id });
 export const extractionNotFound = (identityId: string): DomainError => ({ _tag: 'ExtractionNotFound', identityId });
 export const idempotencyKeyReused = (): DomainError => ({ _tag: 'IdempotencyKeyReused' });
 export const idempotencyInProgress = (): DomainError => ({ _tag: 'IdempotencyInProgress' });

@@ -17,6 +17,8 @@ export const C = {
   extractions: 'extractions',
   mailboxCursors: 'mailbox_cursors',
   relayCursors: 'relay_cursors',
+  webhooks: 'webhooks',
+  webhookDeliveries: 'webhook_deliveries',
 } as const;
 
 /** Every collection core uses, with the field combinations its queries filter and sort on. */
@@ -54,4 +56,13 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.extractions, indexes: [['identity_id', 'extracted_at'], ['org_id', 'project_id', 'extracted_at']] },
   { name: C.mailboxCursors, indexes: [] },
   { name: C.relayCursors, indexes: [] },
+  { name: C.webhooks, indexes: [['org_id', 'project_id', 'created_at']] },
+  {
+    name: C.webhookDeliveries,
+    indexes: [
+      ['webhook_id', 'created_at'],
+      ['webhook_id', 'status', 'created_at'],
+      ['status', 'next_attempt_at'],
+    ],
+  },
 ];

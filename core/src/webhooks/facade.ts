@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { CoreDeps } from '../deps.js';
+import type { DomainError } from '../domain/errors.js';
+import type { RelayOptions } from '../store/event-relay.js';
+import { basicUrlGuard } from './basic-url-guard.js';
+import type { DeliverOptions } from './deliver.js';
+import { deliverTick } from './deliver.js';
+import { listDeliveries } from './deliveries.js';
+import { dispatchTick } from './dispatch.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './endpoints.js';
+import type { UrlGuard, WebhookTransport } from './ports.js';
+import { replayWebhookEvent } from './replay.js';
+import { rotateWebhookSecret } from './rotate-secret.js';
+import { assertDataKey, DATA_KEY_BYTES } from './secret-box.js';
+import type { WebhookDeps } from './webhook-deps.js';
+
+export interface WebhookOptions {
+  /**
+   * 32-byte key sealing webhook signing secrets at rest (AES-256-GCM). Without one, a random key
+   * is made for this process: secrets then do not survive a restart (deliveries of endpoints
+   * created before fail with "cannot sign" until their secret is rotated). Hosts pass a
+   * configured key.
+   */
+  readonly dataKey?: Buffer;
+  /** Uniform in [0, 1), for retry jitter. Default `Math.random`. */
+  readonly random?: () => number;
+  /** Static URL checks at creation and change; the host passes http-outbound's. */
+  readonly urlGuard?: UrlGuard;
+}
+
+let processKey: Buffer | undefined;
+
+/** One random key per process, shared by every service instance in it. */
+const processDataKey = (): Buffer => (processKey ??= randomBytes(DATA_KEY_BYTES));
+
+export const webhookDeps = (deps: CoreDeps, options: WebhookOptions): WebhookDeps => {
+  if (options.dataKey !== undefined) assertDataKey(options.dataKey);
+  return {
+    ...deps,
+    webhooks: {
+      secretsKey: options.dataKey ?? processDataKey(),
+      random: options.random ?? Math.random,
+      urlGuard: options.urlGuard ?? basicUrlGuard,
+    },
+  };
+};
+
+const run =
+  <A extends unknown[], R>(useCase: (...args: A) => TE.TaskEither<DomainError, R>) =>
+  (...args: A): Promise<E.Either<DomainError, R>> =>
+    useCase(...args)();
+
+/** The `webhooks` section of the service: endpoint management, and the ticks a host runs on timers. */
+export const webhooksFacade = (deps: WebhookDeps, durableSecrets: boolean) => ({
+  create: run(createWebhook(deps)),
+  list: run(listWebhooks(deps)),
+  get: run(getWebhook(deps)),
+  update: run(updateWebhook(deps)),
+  remove: run(deleteWebhook(deps)),
+  rotateSecret: run(rotateWebhookSecret(deps)),
+  replay: run(replayWebhookEvent(deps)),
+  deliveries: run(listDeliveries(deps)),
+  /** Reads new events (relay `webhooks`, its own cursor) and enqueues their deliveries. */
+  dispatchTick: (owner: string, options?: RelayOptions) => dispatchTick(deps, owner, options),
+  /** Delivers due jobs through `transport`; safe from any number of workers and processes. */
+  deliverTick: (owner: string, transport: WebhookTransport, options?: DeliverOptions) => deliverTick(deps, owner, transport, options),
+  /** Whether signing secrets survive a restart (a data key was configured). */
+  durableSecrets,
+});

@@ -1,0 +1,16 @@
+export { signWebhook, verifyWebhook, SIGNATURE_HEADERS, SIGNATURE_TOLERANCE_SECONDS } from './signature.js';
+export type { WebhookHeaders, WebhookVerification, WebhookVerifyFailure } from './signature.js';
+export type { TransportOutcome, UrlGuard, UrlVerdict, WebhookTransport } from './ports.js';
+export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type WebhookEventType } from './event-types.js';
+export { DELIVERY_STATES, type DeliveryState } from './delivery-state.js';
+export { DEFAULT_RETRY_POLICY, retryDelayMs, type RetryPolicy } from './retry-schedule.js';
+export { basicUrlGuard } from './basic-url-guard.js';
+export { DATA_KEY_BYTES } from './secret-box.js';
+export { ROTATION_OVERLAP_MS } from './rotate-secret.js';
+export { MAX_ABANDONED_CLAIMS } from './attempt-outcome.js';
+export { WEBHOOK_RELAY, type DispatchReport } from './dispatch.js';
+export type { DeliverOptions, DeliverReport } from './deliver.js';
+export type { Delivery, DeliveryJob, DeliveryPayload } from './delivery-job.js';
+export type { IssuedWebhook, RotatedSecret, Webhook } from './endpoint.js';
+export type { ReplayQueued } from './replay.js';
+export type { WebhookOptions } from './facade.js';

@@ -1,0 +1,16 @@
+import type { CoreDeps } from '../deps.js';
+import type { UrlGuard } from './ports.js';
+
+/** What the webhook use cases need beyond the core's ports. */
+export interface WebhookSettings {
+  /** AES-256 key sealing signing secrets at rest (see secret-box.ts). */
+  readonly secretsKey: Buffer;
+  /** Uniform in [0, 1): the jitter of retries, injectable so schedules are testable. */
+  readonly random: () => number;
+  /** Static checks of destination URLs at creation and change. */
+  readonly urlGuard: UrlGuard;
+}
+
+export interface WebhookDeps extends CoreDeps {
+  readonly webhooks: WebhookSettings;
+}
