@@ -5,6 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 /** Debian package → a command it provides, used to tell whether it is installed. */
 export const REQUIRED = {
   'dnsmasq-base': 'dnsmasq',
+  'dovecot-imapd': 'dovecot',
 };
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -1,0 +1,183 @@
+/**
+ * A real Dovecot for the tests: its own configuration, state and mail in a temp directory, IMAP on
+ * a free loopback port, run in the foreground so this process owns (and stops) it by PID.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ImapFlow } from 'imapflow';
+import { dovecotConfig } from './dovecot-config.js';
+
+export interface DovecotUser {
+  readonly user: string;
+  readonly password: string;
+}
+
+export interface Dovecot {
+  readonly host: '127.0.0.1';
+  readonly port: number;
+  readonly version: string;
+  /** Whether XOAUTH2 is offered (checked against the passwd-file like a password). */
+  readonly xoauth2: boolean;
+  /** A user with an empty mailbox of its own, so tests can run concurrently. */
+  user(): DovecotUser;
+  /** Changes a user's password; Dovecot rereads the passwd-file when it changes. */
+  setPassword(user: string, password: string): Promise<void>;
+  /** A connected imapflow client for seeding mail. */
+  connect(user: DovecotUser): Promise<ImapFlow>;
+  /** The server's log so far. */
+  log(): Promise<string>;
+  /** The server's log once a line matches `pattern` (Dovecot writes its log asynchronously). */
+  waitForLog(pattern: RegExp): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export type DovecotStart = { readonly ok: true; readonly server: Dovecot } | { readonly ok: false; readonly reason: string };
+
+const USERS = 40;
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+/** Resolves once the server greets on `port`; rejects when the process exits or 15 s pass. */
+const waitForGreeting = async (port: number, child: ChildProcess): Promise<void> => {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`dovecot exited (${child.exitCode ?? child.signalCode})`);
+    const greeted = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port });
+      socket.setTimeout(1_000, () => socket.destroy());
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(data.toString('latin1').startsWith('* OK'));
+      });
+      socket.once('error', () => resolve(false));
+      socket.once('close', () => resolve(false));
+    });
+    if (greeted) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('dovecot did not greet within 15 s');
+};
+
+/** Why Dovecot cannot run here, or its version and the uid/gid of its system user. */
+const preflight = (): { reason: string } | { version: string; uid: number; gid: number } => {
+  const probe = spawnSync('dovecot', ['--version'], { encoding: 'utf8' });
+  if (probe.error !== undefined || probe.status !== 0) return { reason: 'dovecot is not installed (Debian package dovecot-imapd)' };
+  if (process.getuid?.() !== 0) return { reason: 'dovecot must be started as root (it switches to its own users)' };
+  const entry = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('dovecot:'));
+  const [, , uid, gid] = entry?.split(':') ?? [];
+  if (uid === undefined || gid === undefined) return { reason: 'the dovecot system user does not exist' };
+  return { version: probe.stdout.trim().split(/\s/)[0] ?? '', uid: Number(uid), gid: Number(gid) };
+};
+
+const writeUsers = async (dir: string, users: Map<string, string>, owner: { uid: number; gid: number }): Promise<void> => {
+  const lines = [...users].map(([user, password]) => `${user}:{PLAIN}${password}:${owner.uid}:${owner.gid}::${join(dir, 'home', user)}::`);
+  // Written aside and renamed, so Dovecot never reads a half-written file.
+  await writeFile(join(dir, 'users.tmp'), `${lines.join('\n')}\n`, { mode: 0o644 });
+  await rename(join(dir, 'users.tmp'), join(dir, 'users'));
+};
+
+const prepare = async (owner: { uid: number; gid: number }): Promise<{ dir: string; users: Map<string, string> }> => {
+  const dir = await mkdtemp(join(tmpdir(), 'ephemail-dovecot-'));
+  // Mail processes run as the dovecot user and must reach their homes below this directory.
+  await chmod(dir, 0o755);
+  const users = new Map<string, string>();
+  for (let i = 0; i < USERS; i += 1) {
+    const user = `u${i}x${randomBytes(3).toString('hex')}`;
+    users.set(user, randomBytes(12).toString('hex'));
+    await mkdir(join(dir, 'home', user), { recursive: true });
+    await chown(join(dir, 'home', user), owner.uid, owner.gid);
+  }
+  await writeUsers(dir, users, owner);
+  return { dir, users };
+};
+
+const stopChild = async (child: ChildProcess): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+};
+
+/** Starts a private Dovecot, or says why it cannot run here. */
+export const startDovecot = async (): Promise<DovecotStart> => {
+  const facts = preflight();
+  if ('reason' in facts) return { ok: false, reason: facts.reason };
+  const { dir, users } = await prepare(facts);
+  const port = await freePort();
+  const config = dovecotConfig({ version: facts.version, dir, port });
+  await writeFile(join(dir, 'dovecot.conf'), config.text);
+  const child = spawn('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  // A test process that dies without stop() still takes its server and files with it.
+  const killOnExit = (): void => {
+    child.kill('SIGTERM');
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // The exiting server may still hold files; a leftover temp directory is harmless.
+    }
+  };
+  process.once('exit', killOnExit);
+  const log = (): Promise<string> => readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+  try {
+    await waitForGreeting(port, child);
+  } catch (error) {
+    await stopChild(child);
+    const detail = `${stderr}\n${await log()}`.trim().split('\n').slice(-3).join(' | ');
+    await rm(dir, { recursive: true, force: true });
+    return { ok: false, reason: `dovecot ${facts.version} did not start: ${(error as Error).message}; ${detail}` };
+  }
+  const pool = [...users.keys()];
+  const server: Dovecot = {
+    host: '127.0.0.1',
+    port,
+    version: facts.version,
+    xoauth2: config.xoauth2,
+    user: () => {
+      const user = pool.shift();
+      if (user === undefined) throw new Error(`the Dovecot harness has only ${USERS} users`);
+      return { user, password: users.get(user) ?? '' };
+    },
+    setPassword: async (user, password) => {
+      users.set(user, password);
+      await writeUsers(dir, users, facts);
+    },
+    connect: async ({ user, password }) => {
+      const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: password }, logger: false });
+      await client.connect();
+      return client;
+    },
+    log,
+    waitForLog: async (pattern) => {
+      for (;;) {
+        const text = await log();
+        if (text.split('\n').some((line) => pattern.test(line))) return text;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    },
+    stop: async () => {
+      process.removeListener('exit', killOnExit);
+      await stopChild(child);
+      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+  return { ok: true, server };
+};
