@@ -53,8 +53,12 @@ const logReport = (ctx: LoopContext, report: PollReport): void => {
   ctx.options.logger.info({ mailbox: ctx.key, delivered, skipped, lastUid, uidValidity, rescanned }, 'imap messages delivered');
 };
 
+/** IDLE is advertised, or part of an enabled IMAP4rev2 session (RFC 9051 folds it in). */
+const usesIdle = (ctx: LoopContext, client: ImapFlow): boolean =>
+  ctx.options.idle && (client.capabilities.has('IDLE') || client.enabled.has('IMAP4REV2'));
+
 const waitForNews = (ctx: LoopContext, client: ImapFlow, wakeup: Wakeup): Promise<void> => {
-  const idling = ctx.options.idle && client.capabilities.has('IDLE');
+  const idling = usesIdle(ctx, client);
   // IDLE lasts until the next pass's first command ends it; its failures surface as 'close'.
   if (idling && !wakeup.pending) void client.idle().catch(() => undefined);
   return wakeup.wait(idling ? ctx.options.idleRefreshMs : ctx.options.pollIntervalMs);
@@ -90,8 +94,7 @@ const serve = async (ctx: LoopContext, client: ImapFlow, signal: AbortSignal, he
 
 const session = async (ctx: LoopContext, signal: AbortSignal, healthy: () => void): Promise<void> => {
   const client = await connectClient(ctx.mailbox, ctx.key, ctx.options.logger, signal);
-  const idle = ctx.options.idle && client.capabilities.has('IDLE');
-  ctx.options.logger.info({ mailbox: ctx.key, idle }, 'imap session started');
+  ctx.options.logger.info({ mailbox: ctx.key, idle: usesIdle(ctx, client) }, 'imap session started');
   try {
     await serve(ctx, client, signal, healthy);
   } finally {

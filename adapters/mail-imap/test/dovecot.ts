@@ -27,6 +27,8 @@ export interface Dovecot {
   user(): DovecotUser;
   /** Changes a user's password; Dovecot rereads the passwd-file when it changes. */
   setPassword(user: string, password: string): Promise<void>;
+  /** Drops every session of `user` from the server side (`doveadm kick`). */
+  kick(user: string): void;
   /** A connected imapflow client for seeding mail. */
   connect(user: DovecotUser): Promise<ImapFlow>;
   /** The server's log so far. */
@@ -115,19 +117,9 @@ const stopChild = async (child: ChildProcess): Promise<void> => {
   clearTimeout(timer);
 };
 
-/** Starts a private Dovecot, or says why it cannot run here. */
-export const startDovecot = async (): Promise<DovecotStart> => {
-  const facts = preflight();
-  if ('reason' in facts) return { ok: false, reason: facts.reason };
-  const { dir, users } = await prepare(facts);
-  const port = await freePort();
-  const config = dovecotConfig({ version: facts.version, dir, port });
-  await writeFile(join(dir, 'dovecot.conf'), config.text);
-  const child = spawn('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  // A test process that dies without stop() still takes its server and files with it.
-  const killOnExit = (): void => {
+/** Ties the server's life to this process: a test process that dies takes its server along. */
+const guard = (child: ChildProcess, dir: string): (() => void) => {
+  const killNow = (): void => {
     child.kill('SIGTERM');
     try {
       rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
@@ -135,22 +127,39 @@ export const startDovecot = async (): Promise<DovecotStart> => {
       // The exiting server may still hold files; a leftover temp directory is harmless.
     }
   };
-  process.once('exit', killOnExit);
-  const log = (): Promise<string> => readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
-  try {
-    await waitForGreeting(port, child);
-  } catch (error) {
-    await stopChild(child);
-    const detail = `${stderr}\n${await log()}`.trim().split('\n').slice(-3).join(' | ');
-    await rm(dir, { recursive: true, force: true });
-    return { ok: false, reason: `dovecot ${facts.version} did not start: ${(error as Error).message}; ${detail}` };
-  }
+  // Killed by a signal (a runner's timeout), the process would skip 'exit' and orphan the server.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    killNow();
+    process.kill(process.pid, signal);
+  };
+  process.once('exit', killNow);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.removeListener('exit', killNow);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  };
+};
+
+interface Running {
+  readonly dir: string;
+  readonly port: number;
+  readonly users: Map<string, string>;
+  readonly owner: { readonly uid: number; readonly gid: number };
+  readonly child: ChildProcess;
+  readonly unguard: () => void;
+}
+
+const handle = (running: Running, version: string, xoauth2: boolean): Dovecot => {
+  const { dir, port, users, owner } = running;
   const pool = [...users.keys()];
-  const server: Dovecot = {
+  const log = (): Promise<string> => readFile(join(dir, 'dovecot.log'), 'utf8').catch(() => '');
+  return {
     host: '127.0.0.1',
     port,
-    version: facts.version,
-    xoauth2: config.xoauth2,
+    version,
+    xoauth2,
     user: () => {
       const user = pool.shift();
       if (user === undefined) throw new Error(`the Dovecot harness has only ${USERS} users`);
@@ -158,10 +167,16 @@ export const startDovecot = async (): Promise<DovecotStart> => {
     },
     setPassword: async (user, password) => {
       users.set(user, password);
-      await writeUsers(dir, users, facts);
+      await writeUsers(dir, users, owner);
+    },
+    kick: (user) => {
+      const kicked = spawnSync('doveadm', ['-c', join(dir, 'dovecot.conf'), 'kick', user], { encoding: 'utf8' });
+      if (kicked.status !== 0) throw new Error(`doveadm kick failed: ${kicked.stderr}`);
     },
     connect: async ({ user, password }) => {
       const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: password }, logger: false });
+      // A seeding connection the server drops (kick) must not crash the test process.
+      client.on('error', () => undefined);
       await client.connect();
       return client;
     },
@@ -174,10 +189,32 @@ export const startDovecot = async (): Promise<DovecotStart> => {
       }
     },
     stop: async () => {
-      process.removeListener('exit', killOnExit);
-      await stopChild(child);
+      running.unguard();
+      await stopChild(running.child);
       await rm(dir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
-  return { ok: true, server };
+};
+
+/** Starts a private Dovecot, or says why it cannot run here. */
+export const startDovecot = async (): Promise<DovecotStart> => {
+  const facts = preflight();
+  if ('reason' in facts) return { ok: false, reason: facts.reason };
+  const { dir, users } = await prepare(facts);
+  const port = await freePort();
+  const config = dovecotConfig({ version: facts.version, dir, port });
+  await writeFile(join(dir, 'dovecot.conf'), config.text);
+  const child = spawn('dovecot', ['-F', '-c', join(dir, 'dovecot.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const running: Running = { dir, port, users, owner: facts, child, unguard: guard(child, dir) };
+  const server = handle(running, facts.version, config.xoauth2);
+  try {
+    await waitForGreeting(port, child);
+    return { ok: true, server };
+  } catch (error) {
+    const detail = `${stderr}\n${await server.log()}`.trim().split('\n').slice(-3).join(' | ');
+    await server.stop();
+    return { ok: false, reason: `dovecot ${facts.version} did not start: ${(error as Error).message}; ${detail}` };
+  }
 };

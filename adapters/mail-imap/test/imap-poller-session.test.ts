@@ -76,6 +76,27 @@ it('imap session: a wrong password is retried with growing pauses, never crashes
   t.false(logged.includes(user.password));
 });
 
+it('imap session: a connection the server drops is re-established and mail keeps flowing', async (t, server) => {
+  const user = server.user();
+  const seed = await seeder(t, server, user);
+  const { ingress, waitFor, deliveries } = recordingIngress();
+  const { logger, entries } = recordingLogger();
+  const poller = createImapPoller(ingress, memoryCursorStore(), mailboxOf(server, user), { idle: true, backoff: { baseMs: 20, maxMs: 40 }, logger });
+  t.teardown(() => poller.stop());
+  await seed.append('INBOX', message({ subject: 'before-drop', to: 'x@in.example' }));
+  poller.start();
+  await waitFor(1);
+
+  // The kick drops the seeding connection too, so a fresh one appends the next message.
+  server.kick(user.user);
+  const reseed = await seeder(t, server, user);
+  await reseed.append('INBOX', message({ subject: 'after-drop', to: 'x@in.example' }));
+  await waitFor(2);
+  t.is(deliveries.length, 2);
+  t.true(entries.filter((entry) => entry.message === 'imap session started').length >= 2, 'a second session was opened');
+  t.true(entries.some((entry) => entry.message.startsWith('imap session failed')));
+});
+
 it('imap session: the loop pauses after a failed delivery, then delivers it and the rest in order', async (t, server) => {
   const user = server.user();
   const seed = await seeder(t, server, user);
