@@ -121,6 +121,17 @@ const runLoop = async (ctx: LoopContext, signal: AbortSignal): Promise<void> => 
   ctx.options.logger.info({ mailbox: ctx.key }, 'imap session stopped');
 };
 
+const passOnItsOwn = async (ctx: LoopContext): Promise<PollReport> => {
+  const client = await connectClient(ctx.mailbox, ctx.key, ctx.options.logger);
+  try {
+    const report = await ctx.pass(client);
+    logReport(ctx, report);
+    return report;
+  } finally {
+    await closeClient(client, ctx.options.logoutTimeoutMs);
+  }
+};
+
 /**
  * Creates the poller of one upstream mailbox. Each new message (UID above the stored cursor,
  * same UIDVALIDITY) goes to `ingress.deliver` with `transport: 'imap'`, the recipients found in
@@ -161,15 +172,6 @@ export const createImapPoller = (
       current?.controller.abort();
       await current?.done;
     },
-    pollOnce: async () => {
-      const client = await connectClient(mailbox, key, resolved.logger);
-      try {
-        const report = await ctx.pass(client);
-        logReport(ctx, report);
-        return report;
-      } finally {
-        await closeClient(client, resolved.logoutTimeoutMs);
-      }
-    },
+    pollOnce: () => passOnItsOwn(ctx),
   };
 };
