@@ -14,6 +14,10 @@ const MARK = Symbol.for('ephemail.test.tripwire');
 type Lookup = (hostname: string, options: unknown, callback: (...args: unknown[]) => void) => void;
 
 export const violations: string[] = [];
+let attempts = 0;
+
+/** Connections attempted in this process so far (loopback included): a test of "no connection" compares it before and after. */
+export const connectionAttempts = (): number => attempts;
 
 const isLoopbackAddress = (address: string): boolean =>
   (net.isIPv4(address) && address.split('.')[0] === '127') || (net.isIPv6(address) && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(address));
@@ -42,6 +46,7 @@ const checkedLookup =
 
 /** The destination of a `connect(...)` call in any of its argument forms; IPC paths pass. */
 const guardConnectArgs = (args: unknown[]): void => {
+  attempts += 1;
   const first = Array.isArray(args[0]) ? args[0][0] : args[0];
   if (typeof first === 'string' && !/^\d+$/.test(first)) return; // a local socket path
   const options = (typeof first === 'object' && first !== null ? first : { port: first, host: args[1] }) as Record<string, unknown>;
