@@ -13,6 +13,7 @@ import type { DocumentStore } from './ports/document-store.js';
 import type { Ids } from './ports/ids.js';
 import { COLLECTIONS } from './store/collections.js';
 import { EventHub } from './store/event-hub.js';
+import { relayTick, type RelayOptions } from './store/event-relay.js';
 import { bulkCreateIdentities, bulkSquashIdentities } from './use-cases/bulk.js';
 import { runMaintenanceTick } from './use-cases/expire-identities.js';
 import { latestEvent, listEvents } from './use-cases/events.js';
@@ -150,6 +151,14 @@ export const createEphemail = (options: EphemailOptions) => {
         releaseIdempotencyKey(deps, ...args),
     },
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
+    relays: {
+      /**
+       * One tick of a named relay over the event log (its own stored cursor, leased, at least
+       * once): `handle` gets the next events in log order; the cursor moves only after it resolves.
+       */
+      tick: (name: string, owner: string, handle: Parameters<typeof relayTick>[3], options?: RelayOptions) =>
+        relayTick(deps, name, owner, handle, options),
+    },
     maintenance: {
       tick: (owner: string, options?: Parameters<typeof runMaintenanceTick>[2]) => runMaintenanceTick(deps, owner, options),
     },
