@@ -14,6 +14,7 @@ import { authRoutes } from './routes/auth.js';
 import { identityRoutes } from './routes/identities.js';
 import { mailRoutes } from './routes/mail.js';
 import type { Route } from './routes/route.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 export interface HttpAppOptions {
   readonly logger?: HttpLogger;
@@ -27,7 +28,7 @@ export interface HttpAppOptions {
 }
 
 /** Every /v1 route of the service, in registration order. */
-export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app)];
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app)];
 
 const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   const type = (error as { type?: string }).type;

@@ -6,7 +6,7 @@ import { startApi } from './support.js';
  * Every registered route is called by tenant B against tenant A's data. A route missing from
  * CASES fails the suite, so a new route cannot ship without its isolation check.
  */
-type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; path: string; method: string }) => Promise<void>;
+type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; path: string; method: string }) => Promise<void>;
 
 const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method }) => {
   const body = path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
@@ -23,6 +23,21 @@ const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method })
 const ownOnly: Case = async ({ api, b, victim }) => {
   const list = await api.call('GET', '/v1/identities?limit=200', { tenant: b });
   if (list.json.items.some((item: { id: string }) => item.id === victim)) throw new Error('list shows another tenant');
+};
+
+const webhookBody = (path: string, method: string) =>
+  method === 'PATCH' ? { description: 'stolen' } : path.endsWith('/replay') ? { event_id: 'evt_any' } : path.endsWith('/rotate-secret') ? {} : undefined;
+
+const expectWebhookNotFoundLikeUnknown: Case = async ({ api, b, hook, path, method }) => {
+  const body = webhookBody(path, method);
+  const foreign = await api.call(method, path.replace(':webhook_id', hook), { tenant: b, body });
+  const unknown = await api.call(method, path.replace(':webhook_id', 'wh_doesnotexist000000000000'), { tenant: b, body });
+  if (foreign.status !== 404 || foreign.json.error.code !== 'webhook_not_found') {
+    throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
+  }
+  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
+    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
+  }
 };
 
 const CASES: Record<string, Case> = {
@@ -61,33 +76,59 @@ const CASES: Record<string, Case> = {
   'GET /v1/identities/:identity_id/messages': expectNotFoundLikeUnknown,
   'GET /v1/identities/:identity_id/messages/:message_id': expectNotFoundLikeUnknown,
   'GET /v1/identities/:identity_id/messages/:message_id/raw': expectNotFoundLikeUnknown,
+  'POST /v1/webhooks': async ({ api, a, b }) => {
+    const before = (await api.call('GET', '/v1/webhooks', { tenant: a })).json.total;
+    await api.call('POST', '/v1/webhooks', { tenant: b, body: { url: 'https://b.example.com/h', events: ['identity.provisioned'] } });
+    if ((await api.call('GET', '/v1/webhooks', { tenant: a })).json.total !== before) throw new Error('created in A');
+  },
+  'GET /v1/webhooks': async ({ api, b, hook }) => {
+    const list = await api.call('GET', '/v1/webhooks?limit=200', { tenant: b });
+    if (list.json.items.some((item: { id: string }) => item.id === hook)) throw new Error('list shows another tenant');
+  },
+  'GET /v1/webhooks/:webhook_id': expectWebhookNotFoundLikeUnknown,
+  'PATCH /v1/webhooks/:webhook_id': expectWebhookNotFoundLikeUnknown,
+  'DELETE /v1/webhooks/:webhook_id': expectWebhookNotFoundLikeUnknown,
+  'POST /v1/webhooks/:webhook_id/rotate-secret': expectWebhookNotFoundLikeUnknown,
+  'GET /v1/webhooks/:webhook_id/deliveries': expectWebhookNotFoundLikeUnknown,
+  'POST /v1/webhooks/:webhook_id/replay': async (ctx) => {
+    await expectWebhookNotFoundLikeUnknown(ctx);
+    const { api, a, b, victim } = ctx;
+    const eventId = (await api.call('GET', `/v1/identities/${victim}/events`, { tenant: a })).json.items[0].id;
+    const own = (await api.call('POST', '/v1/webhooks', { tenant: b, body: { url: 'https://b.example.com/h', events: ['identity.provisioned'] } })).json.id;
+    const replay = await api.call('POST', `/v1/webhooks/${own}/replay`, { tenant: b, body: { event_id: eventId } });
+    if (replay.status !== 404 || replay.json.error.code !== 'event_not_found') throw new Error(`replayed A's event: ${replay.text}`);
+  },
 };
 
 test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
   const api = await startApi();
   try {
-    const everything = ['identities:read', 'identities:write', 'secrets:read'];
+    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write'];
     const a = await api.tenant(everything);
     const b = await api.tenant(everything);
     const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;
     const child = (await api.call('POST', `/v1/identities/${victim}/children`, { tenant: a, body: { label: 'kid' } })).json.id;
+    const created = (await api.call('POST', '/v1/webhooks', { tenant: a, body: { url: 'https://a.example.com/h', events: ['identity.provisioned'] } })).json;
+    const hook = created.id as string;
     for (const route of api.http.routes) {
       const method = route.method.toUpperCase();
       const name = `${method} ${route.path}`;
       const check = CASES[name];
       t.truthy(check, `no isolation case for ${name}`);
       if (!check) continue;
-      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim), {
+      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook), {
         tenant: { ...b, orgId: a.orgId, projectId: a.projectId },
         body: method === 'GET' ? undefined : {},
       });
       t.is(crossHeaders.status, 403, `${name} with A's headers`);
       t.is(crossHeaders.json.error.code, 'scope_mismatch');
-      await t.notThrowsAsync(() => check({ api, a, b, victim, path: route.path, method }), name);
+      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, path: route.path, method }), name);
     }
     const after = await api.call('GET', `/v1/identities/${victim}`, { tenant: a });
     t.is(after.json.status, 'provisioned', 'A’s identity untouched');
     t.is((await api.call('GET', `/v1/identities/${child}`, { tenant: a })).json.status, 'provisioned');
+    const hookAfter = (await api.call('GET', `/v1/webhooks/${hook}`, { tenant: a })).json;
+    t.like(hookAfter, { url: 'https://a.example.com/h', description: null, secretPreview: created.secretPreview, rotated_at: null }, 'A’s endpoint untouched');
     t.is(Object.keys(CASES).length, api.http.routes.length, 'a case for a route that no longer exists');
   } finally {
     await api.close();
