@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import test from 'ava';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '@ephemail/core';
 import nodemailer from 'nodemailer';
 import { freePort, repoRoot, spawnNode, tempDir } from './support.js';
 
@@ -47,11 +50,40 @@ test('multi-host: two hosts over one SQLite file share identities, idempotency a
     b!.child.kill('SIGKILL');
   });
 
+  // A webhook receiver counting signed deliveries per event id.
+  const received = new Map<string, number>();
+  let badSignatures = 0;
+  let secret = '';
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const verdict = verifyWebhook(secret, req.headers as Record<string, string>, body, new Date());
+      if (!verdict.valid) badSignatures += 1;
+      const id = (JSON.parse(body) as { id: string }).id;
+      received.set(id, (received.get(id) ?? 0) + 1);
+      res.writeHead(200).end('{}');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  t.teardown(() => receiver.close());
+  const hook = await post(a!.base, '/v1/webhooks', {
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    events: ['identity.provisioned'],
+  });
+  t.is(hook.status, 201);
+  secret = ((await hook.json()) as { secret: string }).secret;
+
   // Identity creation on either host is visible on both.
   const made = await Promise.all(Array.from({ length: 20 }, (_, i) => post((i % 2 ? a : b)!.base, '/v1/identities', { label: `m${i}` })));
   t.true(made.every((r) => r.status === 201));
   const totals = await Promise.all([a, b].map(async (h) => ((await (await fetch(`${h!.base}/v1/identities`, { headers: HEADERS })).json()) as { total: number }).total));
   t.deepEqual(totals, [20, 20]);
+  for (let i = 0; i < 200 && received.size < 20; i += 1) await new Promise((r) => setTimeout(r, 50));
+  t.is(received.size, 20, 'one identity.provisioned delivery per identity');
+  t.true([...received.values()].every((n) => n === 1), 'no event delivered twice although both hosts run workers');
+  t.is(badSignatures, 0);
 
   // One Idempotency-Key raced across both hosts: one identity.
   const raced = await Promise.all(Array.from({ length: 30 }, (_, i) => post((i % 2 ? a : b)!.base, '/v1/identities', { label: 'once' }, 'shared-key')));

@@ -29,7 +29,7 @@ const EnvShape = z.object({
     HOST: z.string().min(1).default('127.0.0.1'),
     DATABASE_URL: z
       .string()
-      .regex(/^(sqlite:.+|memory:)$/, 'must be sqlite:<path> or memory:')
+      .regex(/^(sqlite:.+|memory:|mongodb(\+srv)?:\/\/.+)$/, 'must be sqlite:<path>, memory: or mongodb://…')
       .default('sqlite:./data/ephemail.db'),
     INBOX_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').optional(),
     BOOTSTRAP_API_KEY: z
@@ -73,6 +73,14 @@ const EnvShape = z.object({
     IMAP_POLL_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
     MAIL_AUTH: z.enum(['on', 'off']).optional(),
     DNS_SERVERS: csv.optional(),
+    DATA_KEY: z.string().min(1).optional(),
+    DATA_KEY_FILE: z.string().min(1).optional(),
+    WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
+    WEBHOOK_BASE_DELAY_MS: z.coerce.number().int().min(1).default(1000),
+    WEBHOOK_MAX_DELAY_MS: z.coerce.number().int().min(1).default(1_800_000),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
+    WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
     MAX_MESSAGES_PER_IDENTITY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
@@ -81,6 +89,9 @@ const EnvShape = z.object({
 const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => [
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.INBOX_DOMAIN === undefined
     ? ['  INBOX_DOMAIN: required in production mode']
+    : []),
+  ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.DATA_KEY === undefined && raw.DATA_KEY_FILE === undefined
+    ? ['  DATA_KEY or DATA_KEY_FILE: required in production mode (it seals webhook secrets at rest)']
     : []),
   ...((raw.SMTP_TLS_KEY_FILE === undefined) !== (raw.SMTP_TLS_CERT_FILE === undefined)
     ? ['  SMTP_TLS_KEY_FILE, SMTP_TLS_CERT_FILE: give both or neither']

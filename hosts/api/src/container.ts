@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { DocumentStore, Ephemail } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
 import { createHttpApp } from '@ephemail/http-express';
+import { createGuardedClient, createUrlGuard } from '@ephemail/http-outbound';
 import { createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import { createNodemailerMailSender } from '@ephemail/mail-smtp';
@@ -10,6 +11,7 @@ import { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
 import { container as root, instanceCachingFactory } from 'tsyringe';
 import type { HostConfig } from './config.js';
+import { loadDataKey } from './data-key.js';
 import { createLogger } from './logger.js';
 import { openStore } from './store-factory.js';
 
@@ -22,6 +24,7 @@ export const TOKENS = {
   registry: Symbol('MetricsRegistry'),
   http: Symbol('HttpApp'),
   mailSender: Symbol('MailSender'),
+  webhookTransport: Symbol('WebhookTransport'),
 } as const;
 
 export interface HostOverrides {
@@ -48,6 +51,12 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         authenticator:
           config.MAIL_AUTH === 'on' ? createMailauthAuthenticator({ resolver: createDnsResolver(config.DNS_SERVERS) }) : undefined,
         maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
+        dataKey: loadDataKey(config),
+        urlGuard: createUrlGuard(),
+        config: {
+          allowHttpLoopback: config.EPHEMAIL_MODE === 'development',
+          webhookRetry: { attempts: config.WEBHOOK_MAX_ATTEMPTS, baseMs: config.WEBHOOK_BASE_DELAY_MS, capMs: config.WEBHOOK_MAX_DELAY_MS },
+        },
       }),
     ),
   });
@@ -58,6 +67,11 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         registry: d.resolve<Registry>(TOKENS.registry),
         trustProxy: config.TRUST_PROXY,
       }),
+    ),
+  });
+  c.register(TOKENS.webhookTransport, {
+    useFactory: instanceCachingFactory(() =>
+      createGuardedClient({ allowHttpLoopback: config.EPHEMAIL_MODE === 'development', timeoutMs: config.WEBHOOK_TIMEOUT_MS }),
     ),
   });
   if (config.SMTP_OUTBOUND_URL !== undefined) {

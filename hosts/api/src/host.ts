@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Ephemail } from '@ephemail/core';
+import type { Ephemail, WebhookTransport } from '@ephemail/core';
 import type { createHttpApp } from '@ephemail/http-express';
 import type { Logger } from 'pino';
 import type { BootstrapOutcome } from './bootstrap.js';
@@ -11,6 +11,7 @@ import type { HostOverrides } from './container.js';
 import { composeHost, TOKENS } from './container.js';
 import { startMail } from './mail.js';
 import { startMaintenance } from './scheduler.js';
+import { startWebhookWorker } from './webhook-worker.js';
 import { describeDatabaseUrl } from './store-factory.js';
 
 export interface RunningHost {
@@ -46,7 +47,14 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const port = (server.address() as AddressInfo).port;
   const owner = `host-${process.pid}-${randomBytes(4).toString('hex')}`;
   const stopMaintenance = startMaintenance(ephemail, owner, config.MAINTENANCE_INTERVAL_MS, logger);
+  const stopWebhooks = startWebhookWorker(
+    ephemail,
+    c.resolve<WebhookTransport>(TOKENS.webhookTransport),
+    { owner, intervalMs: config.WEBHOOK_INTERVAL_MS, concurrency: config.WEBHOOK_CONCURRENCY, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
+    logger.child({ component: 'webhooks' }),
+  );
   const mail = await startMail(config, ephemail, logger).catch(async (error: unknown) => {
+    await stopWebhooks();
     await stopMaintenance();
     server.close();
     throw error;
@@ -56,6 +64,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const close = () =>
     (closing ??= (async () => {
       await mail.close();
+      await stopWebhooks();
       await stopMaintenance();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -21,7 +21,7 @@ test.serial('cli: keys create/list/revoke work against the database of a running
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   process.env.DATABASE_URL = `sqlite:${join(dir, 'db.sqlite')}`;
   t.teardown(() => delete process.env.DATABASE_URL);
-  const host = await startHost(loadConfig({ DATABASE_URL: process.env.DATABASE_URL, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.test' }));
+  const host = await startHost(loadConfig({ DATABASE_URL: process.env.DATABASE_URL, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.test', DATA_KEY: 'b'.repeat(64) }));
   t.teardown(() => host.close());
   t.is(host.bootstrap.kind, 'none', 'production mode makes no key by itself');
 

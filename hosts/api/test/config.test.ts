@@ -27,5 +27,13 @@ test('config: every bad variable is named in one error', (t) => {
 
 test('config: production mode requires INBOX_DOMAIN', (t) => {
   t.throws(() => loadConfig({ EPHEMAIL_MODE: 'production' }), { message: /INBOX_DOMAIN: required in production mode/ });
-  t.is(loadConfig({ EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.example.com' }).INBOX_DOMAIN, 'in.example.com');
+  t.is(loadConfig({ EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.example.com', DATA_KEY: 'a'.repeat(64) }).INBOX_DOMAIN, 'in.example.com');
+});
+
+test('config: production mode requires a data key, and IMAP mailboxes are validated', (t) => {
+  t.throws(() => loadConfig({ EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.example.com' }), { message: /DATA_KEY or DATA_KEY_FILE: required/ });
+  t.throws(() => loadConfig({ IMAP_MAILBOXES: '[{"host":"imap.example.com","port":993,"secure":true,"user":"u"}]' }), { message: /exactly one of password and accessToken/ });
+  t.throws(() => loadConfig({ IMAP_MAILBOXES: 'not json' }), { message: /IMAP_MAILBOXES: must be a JSON array/ });
+  const mailboxes = loadConfig({ IMAP_MAILBOXES: '[{"host":"imap.example.com","port":993,"secure":true,"user":"u","password":"p"}]' }).IMAP_MAILBOXES;
+  t.is(mailboxes[0]?.host, 'imap.example.com');
 });
