@@ -1,0 +1,114 @@
+import type { InboundEnvelope, MailIngress } from '@ephemail/core';
+import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
+import { MessageCollector } from './message-collector.js';
+import type { MxServer } from './mx-server.js';
+import type { ResolvedSmtpInboundOptions } from './options.js';
+import { REPLIES, lineTooLong, replyForDelivery, replyForVerdict, type SmtpReply } from './replies.js';
+import type { SessionRegistry } from './session-registry.js';
+
+type Callback = (err?: Error | null) => void;
+type DataCallback = (err?: Error | null, message?: string) => void;
+
+/** smtp-server sends `err.responseCode` and `err.message` as the reply. */
+const replyError = (reply: SmtpReply): Error => Object.assign(new Error(reply.text), { responseCode: reply.code });
+
+const envelopeOf = (session: SMTPServerSession): InboundEnvelope => {
+  const from = session.envelope.mailFrom;
+  return {
+    mailFrom: from === false || from.address === '' ? null : from.address,
+    rcptTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+    transport: 'smtp',
+    remoteAddress: session.remoteAddress,
+    heloName: session.hostNameAppearsAs || undefined,
+  };
+};
+
+const isListed = (session: SMTPServerSession, address: string): boolean =>
+  session.envelope.rcptTo.some((rcpt) => rcpt.address.toLowerCase() === address.toLowerCase());
+
+/**
+ * The smtp-server callbacks of one inbound server: every SMTP decision of the MX is here,
+ * the protocol itself is the library's. Members are arrow functions so they can be handed
+ * to smtp-server's options as they are.
+ */
+export class SessionHandlers {
+  constructor(
+    private readonly ingress: MailIngress,
+    private readonly config: ResolvedSmtpInboundOptions,
+    private readonly sessions: SessionRegistry,
+    private readonly server: () => MxServer,
+  ) {}
+
+  readonly onConnect = (session: SMTPServerSession, callback: Callback): void => {
+    const fields = { session: session.id, ip: session.remoteAddress };
+    const deadline = (): void => {
+      this.config.logger.info(fields, 'smtp: session time limit reached');
+      this.server().connectionOf(session.id)?.send(REPLIES.sessionTooLong.code, REPLIES.sessionTooLong.text);
+    };
+    if (this.sessions.admit(session.id, session.remoteAddress, deadline)) return callback();
+    this.config.logger.warn(fields, 'smtp: connection refused, too many connections');
+    callback(replyError(REPLIES.tooManyConnections));
+  };
+
+  readonly onClose = (session: SMTPServerSession): void => this.sessions.release(session.id);
+
+  readonly onMailFrom = (_address: SMTPServerAddress, session: SMTPServerSession, callback: Callback): void => {
+    // `transaction` counts from 1 and grows after each DATA, answered or refused.
+    if (session.transaction <= this.config.maxMessagesPerConnection) return callback();
+    callback(replyError(REPLIES.tooManyMessages));
+  };
+
+  readonly onRcptTo = (address: SMTPServerAddress, session: SMTPServerSession, callback: Callback): void => {
+    const rcpt = address.address;
+    // A repeated RCPT replaces its entry in the library, so it does not count twice.
+    if (session.envelope.rcptTo.length >= this.config.maxRecipients && !isListed(session, rcpt)) {
+      return callback(replyError(REPLIES.tooManyRecipients));
+    }
+    this.ingress.checkRecipient(rcpt).then(
+      (verdict) => {
+        const reply = replyForVerdict(verdict.kind, rcpt);
+        if (reply !== undefined) this.config.logger.info({ session: session.id, rcpt, verdict: verdict.kind }, 'smtp: recipient refused');
+        callback(reply === undefined ? null : replyError(reply));
+      },
+      (err: unknown) => {
+        this.config.logger.error({ session: session.id, rcpt, err }, 'smtp: recipient check failed');
+        callback(replyError(REPLIES.recipientCheckFailed));
+      },
+    );
+  };
+
+  readonly onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: DataCallback): void => {
+    const collector = new MessageCollector(this.config.maxMessageBytes, this.config.maxLineLength);
+    let answered = false;
+    const answer = (reply: SmtpReply): void => {
+      if (answered) return;
+      answered = true;
+      if (reply.code === 250) callback(null, reply.text);
+      else callback(replyError(reply));
+    };
+    stream.on('data', (chunk: Buffer) => collector.push(chunk));
+    // The client vanished mid-message: nobody hears the reply, but the session is released.
+    stream.once('error', () => answer(REPLIES.deliveryFailed));
+    // The library replies only once we call back, so 250 waits for deliver to resolve.
+    stream.once('end', () => void this.decide(collector, session).then(answer));
+  };
+
+  private async decide(collector: MessageCollector, session: SMTPServerSession): Promise<SmtpReply> {
+    const verdict = collector.verdict();
+    const fields = { session: session.id, bytes: collector.size, recipients: session.envelope.rcptTo.length };
+    if (verdict !== 'ok') {
+      this.config.logger.info({ ...fields, verdict }, 'smtp: message refused');
+      return verdict === 'too_big' ? REPLIES.messageTooBig : lineTooLong(this.config.maxLineLength);
+    }
+    try {
+      const outcomes = await this.ingress.deliver(collector.bytes(), envelopeOf(session));
+      const reply = replyForDelivery(outcomes);
+      const stored = outcomes.filter((outcome) => outcome.kind === 'stored').length;
+      this.config.logger.info({ ...fields, code: reply.code, stored }, 'smtp: message answered');
+      return reply;
+    } catch (err) {
+      this.config.logger.error({ ...fields, err }, 'smtp: delivery failed, answered 451');
+      return REPLIES.deliveryFailed;
+    }
+  }
+}
