@@ -39,8 +39,14 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const c = composeHost(config, overrides);
   const logger = c.resolve<Logger>(TOKENS.logger);
   const ephemail = c.resolve<Ephemail>(TOKENS.ephemail);
-  await ephemail.init();
-  const bootstrap = await bootstrapCredentials(ephemail, config);
+  const bootstrap = await ephemail
+    .init()
+    .then(() => bootstrapCredentials(ephemail, config))
+    .catch(async (error: unknown) => {
+      // A store that cannot start must not keep the process alive (an open client, a file lock).
+      await ephemail.close().catch(() => undefined);
+      throw error;
+    });
   const http = c.resolve<ReturnType<typeof createHttpApp>>(TOKENS.http);
   const server = createServer(http.app);
   await listen(server, config.PORT, config.HOST);

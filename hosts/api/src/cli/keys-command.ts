@@ -12,8 +12,8 @@ const list = (value: string): string[] => value.split(',').map((part) => part.tr
 const withService = async <T>(work: (service: Ephemail) => Promise<T>): Promise<T> => {
   const config = loadConfig();
   const service = createEphemail({ store: openStore(config.DATABASE_URL), inboxDomain: config.INBOX_DOMAIN });
-  await service.init();
   try {
+    await service.init();
     return await work(service);
   } finally {
     await service.close();
