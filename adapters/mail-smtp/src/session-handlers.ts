@@ -64,17 +64,7 @@ export class SessionHandlers {
     if (session.envelope.rcptTo.length >= this.config.maxRecipients && !isListed(session, rcpt)) {
       return callback(replyError(REPLIES.tooManyRecipients));
     }
-    this.ingress.checkRecipient(rcpt).then(
-      (verdict) => {
-        const reply = replyForVerdict(verdict.kind, rcpt);
-        if (reply !== undefined) this.config.logger.info({ session: session.id, rcpt, verdict: verdict.kind }, 'smtp: recipient refused');
-        callback(reply === undefined ? null : replyError(reply));
-      },
-      (err: unknown) => {
-        this.config.logger.error({ session: session.id, rcpt, err }, 'smtp: recipient check failed');
-        callback(replyError(REPLIES.recipientCheckFailed));
-      },
-    );
+    void this.recipientReply(rcpt, session).then((reply) => callback(reply === undefined ? null : replyError(reply)));
   };
 
   readonly onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: DataCallback): void => {
@@ -92,6 +82,19 @@ export class SessionHandlers {
     // The library replies only once we call back, so 250 waits for deliver to resolve.
     stream.once('end', () => void this.decide(collector, session).then(answer));
   };
+
+  // One try around the call and the mapping: whatever goes wrong, the client gets a reply.
+  private async recipientReply(rcpt: string, session: SMTPServerSession): Promise<SmtpReply | undefined> {
+    try {
+      const verdict = await this.ingress.checkRecipient(rcpt);
+      const reply = replyForVerdict(verdict.kind, rcpt);
+      if (reply !== undefined) this.config.logger.info({ session: session.id, rcpt, verdict: verdict.kind }, 'smtp: recipient refused');
+      return reply;
+    } catch (err) {
+      this.config.logger.error({ session: session.id, rcpt, err }, 'smtp: recipient check failed');
+      return REPLIES.recipientCheckFailed;
+    }
+  }
 
   private async decide(collector: MessageCollector, session: SMTPServerSession): Promise<SmtpReply> {
     const verdict = collector.verdict();

@@ -82,3 +82,13 @@ test('rcpt: a refused recipient is not counted against maxRecipients', async (t)
   t.deepEqual(replies.map((reply) => reply.code), [550, 550, 250, 250]);
   client.quit();
 });
+
+test('rcpt: a verdict this adapter does not know answers 451 rather than leaving the client waiting', async (t) => {
+  const ingress = new ArrayIngress();
+  ingress.checkImpl = async () => ({ kind: 'on_holiday' }) as any;
+  const port = await startServer(t, ingress);
+  const { client } = await RawSmtp.open(port);
+  const [reply] = await client.envelope('sender@example.org', ['a@inbox.test']);
+  t.deepEqual([reply!.code, reply!.text], [451, '4.3.0 temporary failure']);
+  client.quit();
+});
