@@ -21,6 +21,7 @@ const smtpServer = (config: HostConfig, ephemail: Ephemail, logger: Logger): Smt
     maxConnections: config.SMTP_MAX_CONNECTIONS,
     maxConnectionsPerIp: config.SMTP_MAX_CONNECTIONS_PER_IP,
     greetingDelayMs: config.SMTP_GREETING_DELAY_MS,
+    closeTimeoutMs: Math.max(1, config.SHUTDOWN_GRACE_MS),
     tls:
       config.SMTP_TLS_KEY_FILE && config.SMTP_TLS_CERT_FILE
         ? { key: readFileSync(config.SMTP_TLS_KEY_FILE), cert: readFileSync(config.SMTP_TLS_CERT_FILE) }
