@@ -6,6 +6,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 export const REQUIRED = {
   'dnsmasq-base': 'dnsmasq',
   'dovecot-imapd': 'dovecot',
+  'gcc': 'gcc',
+  'kcat': 'kcat',
 };
 
 const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
