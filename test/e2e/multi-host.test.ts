@@ -38,7 +38,7 @@ const startPair = async (dir: string) => {
   return hosts;
 };
 
-const post = (base: string, path: string, body: unknown, key = randomUUID()) =>
+const post = (base: string, path: string, body: unknown, key: string = randomUUID()) =>
   fetch(`${base}${path}`, { method: 'POST', headers: { ...HEADERS, 'idempotency-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 test('multi-host: two hosts over one SQLite file share identities, idempotency and long-polls', async (t) => {

@@ -1,16 +1,19 @@
 // System packages the suites need (real peers: see CONTRIBUTING). Installed when missing and
 // running as root with apt-get; otherwise the exact command to run is printed and the run fails.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
-/** Debian package → a command it provides, used to tell whether it is installed. */
+/** Debian package → a command it provides (or an absolute path of a file it installs), to tell whether it is installed. */
 export const REQUIRED = {
   'dnsmasq-base': 'dnsmasq',
   'dovecot-imapd': 'dovecot',
   'gcc': 'gcc',
   'kcat': 'kcat',
+  'librdkafka-dev': '/usr/include/librdkafka/rdkafka_mock.h',
 };
 
-const has = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const has = (probe) =>
+  probe.startsWith('/') ? existsSync(probe) : spawnSync('sh', ['-c', `command -v ${probe}`], { stdio: 'ignore' }).status === 0;
 
 export const ensureSystemPackages = async (required = REQUIRED) => {
   const missing = Object.entries(required).filter(([, command]) => !has(command)).map(([pkg]) => pkg);

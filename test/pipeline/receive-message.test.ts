@@ -148,3 +148,12 @@ test('pipeline: a long-poll in one service is answered when another service over
   const none = await waiterSide.extractions.latest(principal, identity.id, { waitSeconds: 0.2, after: answered.id });
   t.true(none._tag === 'Left', 'after= waits for a newer one and times out without it');
 });
+
+test('pipeline: a parse that runs out of time fails temporarily (the sender retries) instead of refusing the mail', async (t) => {
+  const app = service(undefined, undefined, undefined, 0);
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'slow' }));
+  await t.throwsAsync(() => app.mail.ingress.deliver(CODE_MAIL(identity.email), smtpEnvelope(identity.email)), { message: /parse budget exceeded/ });
+  t.is(rightOf(await app.messages.list(principal, identity.id, { limit: 10, offset: 0 })).total, 0);
+});

@@ -7,8 +7,14 @@ import * as E from 'fp-ts/lib/Either.js';
 export const DOMAIN = 'inbox.test';
 
 /** A service over `store` (a fresh memory store by default) with the real MIME parser. */
-export const service = (store: DocumentStore = createMemoryDocumentStore(), clock = new FakeClock('2026-04-01T10:00:00.000Z'), maxMessagesPerIdentity?: number) =>
-  createEphemail({ store, inboxDomain: DOMAIN, clock, parser: createPostalMimeMailParser(), maxMessagesPerIdentity, longPollIntervalMs: 10 });
+export const service = (
+  store: DocumentStore = createMemoryDocumentStore(),
+  clock = new FakeClock('2026-04-01T10:00:00.000Z'),
+  maxMessagesPerIdentity?: number,
+  // Generous: the test machine may be busy; the budget is wall-clock time.
+  parseBudgetMs = 20_000,
+) =>
+  createEphemail({ store, inboxDomain: DOMAIN, clock, parser: createPostalMimeMailParser({ timeBudgetMs: parseBudgetMs }), maxMessagesPerIdentity, longPollIntervalMs: 10 });
 
 export type Service = ReturnType<typeof service>;
 

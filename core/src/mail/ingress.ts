@@ -44,6 +44,9 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
   const deliver = async (raw: Uint8Array, envelope: InboundEnvelope): Promise<readonly DeliveryOutcome[]> => {
     const recipients = [...new Set(envelope.rcptTo.map(normalise))];
     const parsed = await options.parser.parse(raw);
+    // Running out of parse time is about load, not about the message: fail temporarily (the
+    // sender retries, SMTP 451) rather than refuse mail that would parse on a quieter machine.
+    if (!parsed.ok && parsed.error._tag === 'ParseBudgetExceeded') throw new Error(`parse budget exceeded: ${parsed.error.elapsedMs} ms`);
     if (!parsed.ok) return recipients.map((recipient) => ({ recipient, kind: 'rejected', reason: 'unparseable' }));
     const authentication = options.authenticator
       ? await options.authenticator.authenticate(raw, { mailFrom: envelope.mailFrom, remoteAddress: envelope.remoteAddress, heloName: envelope.heloName })
