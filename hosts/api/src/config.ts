@@ -81,6 +81,10 @@ const EnvShape = z.object({
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
     WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+    KAFKA_BROKERS: csv.optional(),
+    KAFKA_TOPIC: z.string().min(1).default('ephemail.events'),
+    KAFKA_CLIENT_ID: z.string().min(1).default('ephemail'),
+    KAFKA_IDEMPOTENT: bool.default(true),
     MAX_MESSAGES_PER_IDENTITY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });

@@ -12,6 +12,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { container as root, instanceCachingFactory } from 'tsyringe';
 import type { HostConfig } from './config.js';
 import { loadDataKey } from './data-key.js';
+import { createKafkaRuntime, type KafkaRuntime } from './kafka.js';
 import { createLogger } from './logger.js';
 import { openStore } from './store-factory.js';
 
@@ -25,6 +26,7 @@ export const TOKENS = {
   http: Symbol('HttpApp'),
   mailSender: Symbol('MailSender'),
   webhookTransport: Symbol('WebhookTransport'),
+  kafka: Symbol('KafkaRuntime'),
 } as const;
 
 export interface HostOverrides {
@@ -60,14 +62,17 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
       }),
     ),
   });
+  c.register(TOKENS.kafka, { useFactory: instanceCachingFactory((d) => createKafkaRuntime(config, d.resolve<Logger>(TOKENS.logger))) });
   c.register(TOKENS.http, {
-    useFactory: instanceCachingFactory((d) =>
-      createHttpApp(d.resolve<Ephemail>(TOKENS.ephemail), {
+    useFactory: instanceCachingFactory((d) => {
+      const kafka = d.resolve<KafkaRuntime | undefined>(TOKENS.kafka);
+      return createHttpApp(d.resolve<Ephemail>(TOKENS.ephemail), {
         logger: d.resolve<Logger>(TOKENS.logger),
         registry: d.resolve<Registry>(TOKENS.registry),
         trustProxy: config.TRUST_PROXY,
-      }),
-    ),
+        readinessChecks: kafka === undefined ? [] : [() => kafka.ready()],
+      });
+    }),
   });
   c.register(TOKENS.webhookTransport, {
     useFactory: instanceCachingFactory(() =>

@@ -9,6 +9,7 @@ import { bootstrapCredentials } from './bootstrap.js';
 import type { HostConfig } from './config.js';
 import type { HostOverrides } from './container.js';
 import { composeHost, TOKENS } from './container.js';
+import type { KafkaRuntime } from './kafka.js';
 import { startMail } from './mail.js';
 import { startMaintenance } from './scheduler.js';
 import { startWebhookWorker } from './webhook-worker.js';
@@ -59,7 +60,10 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     { owner, intervalMs: config.WEBHOOK_INTERVAL_MS, concurrency: config.WEBHOOK_CONCURRENCY, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
     logger.child({ component: 'webhooks' }),
   );
+  const kafka = c.resolve<KafkaRuntime | undefined>(TOKENS.kafka);
+  await kafka?.start(ephemail, owner);
   const mail = await startMail(config, ephemail, logger).catch(async (error: unknown) => {
+    await kafka?.close();
     await stopWebhooks();
     await stopMaintenance();
     server.close();
@@ -71,6 +75,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     (closing ??= (async () => {
       await mail.close();
       await stopWebhooks();
+      await kafka?.close();
       await stopMaintenance();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
