@@ -61,7 +61,7 @@ const pinAddress = async (target: Target, options: GuardOptions): Promise<{ addr
   if (found.length === 0) return fail('dns', `dns: ${target.host} has no address`);
   for (const { address } of found) {
     const verdict = classifyAddress(address, options.allowHttpLoopback ?? false);
-    if (!verdict.allowed) return fail('refused', `refused: ${target.host} resolves to ${verdict.reason}`);
+    if (!verdict.allowed) return fail('refused', `refused: ${target.host} resolves to a refused address: ${verdict.reason}`);
     if (target.protocol === 'http:' && !verdict.loopback) return fail('refused', `refused: plain http:// to ${target.host}, which is not loopback`);
   }
   return { address: found[0]!.address };
