@@ -15,7 +15,12 @@ interface RelayCursor {
 export interface RelayOptions {
   /** Events handed to `handle` at most per tick. Default 200. */
   readonly batch?: number;
-  /** How long a hole in the log is waited for before it is passed. Default 10 s. */
+  /**
+   * How long a hole in the log is waited for before it is passed. A hole is a position taken by a
+   * writer that has not inserted its event yet; one that inserts later than this is never relayed
+   * (a writer that crashed retries under a new position, so only a writer stalled this long is
+   * affected). Default 60 s.
+   */
   readonly gapTimeoutMs?: number;
   /** Lease of the relay, so one process runs a given relay at a time. Default 15 s. */
   readonly leaseMs?: number;
@@ -72,7 +77,7 @@ export const relayTick = async (
     sort: { field: 'position', direction: 'asc' },
     limit: options.batch ?? 200,
   })) as unknown as EventRecord[];
-  const { run, gapSince } = takeable(events, cursor, iso(deps.clock.now()), options.gapTimeoutMs ?? 10_000);
+  const { run, gapSince } = takeable(events, cursor, iso(deps.clock.now()), options.gapTimeoutMs ?? 60_000);
   if (run.length > 0) await handle(run);
   const next: RelayCursor = { id: name, position: run.at(-1)?.position ?? cursor.position, gap_since: gapSince };
   if (next.position !== cursor.position || next.gap_since !== cursor.gap_since) {

@@ -73,7 +73,10 @@ const EnvShape = z.object({
     IMAP_POLL_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
     MAIL_AUTH: z.enum(['on', 'off']).optional(),
     DNS_SERVERS: csv.optional(),
-    DATA_KEY: z.string().min(1).optional(),
+    DATA_KEY: z
+      .string()
+      .regex(/^([0-9a-f]{64}|[A-Za-z0-9+/]{43}=)$/i, 'must be 32 bytes: 64 hex characters or 44 base64 characters')
+      .optional(),
     DATA_KEY_FILE: z.string().min(1).optional(),
     WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(5),
     WEBHOOK_BASE_DELAY_MS: z.coerce.number().int().min(1).default(1000),
@@ -96,6 +99,9 @@ const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => 
     : []),
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.DATA_KEY === undefined && raw.DATA_KEY_FILE === undefined
     ? ['  DATA_KEY or DATA_KEY_FILE: required in production mode (it seals webhook secrets at rest)']
+    : []),
+  ...(Number(raw.WEBHOOK_MAX_DELAY_MS ?? 1_800_000) < Number(raw.WEBHOOK_BASE_DELAY_MS ?? 1000)
+    ? ['  WEBHOOK_MAX_DELAY_MS: must be at least WEBHOOK_BASE_DELAY_MS']
     : []),
   ...((raw.SMTP_TLS_KEY_FILE === undefined) !== (raw.SMTP_TLS_CERT_FILE === undefined)
     ? ['  SMTP_TLS_KEY_FILE, SMTP_TLS_CERT_FILE: give both or neither']

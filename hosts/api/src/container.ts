@@ -34,6 +34,14 @@ export interface HostOverrides {
   readonly logger?: Logger;
 }
 
+const dataKeyOrWarn = (config: HostConfig, logger: Logger): Buffer | undefined => {
+  const key = loadDataKey(config);
+  if (key === undefined) {
+    logger.warn({}, 'no DATA_KEY: webhook secrets are sealed with a key of this process only; they will not survive a restart or work across hosts');
+  }
+  return key;
+};
+
 /**
  * Wires the host: each port gets its adapter here and only here (tsyringe stays in hosts/*).
  * A child container per host instance, so tests can run several hosts in one process.
@@ -53,7 +61,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         authenticator:
           config.MAIL_AUTH === 'on' ? createMailauthAuthenticator({ resolver: createDnsResolver(config.DNS_SERVERS) }) : undefined,
         maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
-        dataKey: loadDataKey(config),
+        dataKey: dataKeyOrWarn(config, d.resolve<Logger>(TOKENS.logger)),
         urlGuard: createUrlGuard(),
         config: {
           allowHttpLoopback: config.EPHEMAIL_MODE === 'development',

@@ -35,6 +35,9 @@ const listen = (server: Server, port: number, host: string): Promise<void> =>
     });
   });
 
+const withinGrace = (work: Promise<void> | undefined, ms: number): Promise<void> =>
+  work === undefined ? Promise.resolve() : Promise.race([work, new Promise<void>((resolve) => setTimeout(resolve, ms).unref())]);
+
 /** Starts one host process's services: store, bootstrap credential, HTTP API, maintenance. */
 export const startHost = async (config: HostConfig, overrides: HostOverrides = {}): Promise<RunningHost> => {
   const c = composeHost(config, overrides);
@@ -50,7 +53,10 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     });
   const http = c.resolve<ReturnType<typeof createHttpApp>>(TOKENS.http);
   const server = createServer(http.app);
-  await listen(server, config.PORT, config.HOST);
+  await listen(server, config.PORT, config.HOST).catch(async (error: unknown) => {
+    await ephemail.close().catch(() => undefined);
+    throw error;
+  });
   const port = (server.address() as AddressInfo).port;
   const owner = `host-${process.pid}-${randomBytes(4).toString('hex')}`;
   const stopMaintenance = startMaintenance(ephemail, owner, config.MAINTENANCE_INTERVAL_MS, logger);
@@ -65,6 +71,8 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const mail = await startMail(config, ephemail, logger).catch(async (error: unknown) => {
     await kafka?.close();
     await stopWebhooks();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await ephemail.close().catch(() => undefined);
     await stopMaintenance();
     server.close();
     throw error;
@@ -75,7 +83,8 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     (closing ??= (async () => {
       await mail.close();
       await stopWebhooks();
-      await kafka?.close();
+      // A broker that never answers must not hold the shutdown past its grace period.
+      await withinGrace(kafka?.close(), config.SHUTDOWN_GRACE_MS);
       await stopMaintenance();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

@@ -37,3 +37,9 @@ test('config: production mode requires a data key, and IMAP mailboxes are valida
   const mailboxes = loadConfig({ IMAP_MAILBOXES: '[{"host":"imap.example.com","port":993,"secure":true,"user":"u","password":"p"}]' }).IMAP_MAILBOXES;
   t.is(mailboxes[0]?.host, 'imap.example.com');
 });
+
+test('config: webhook delays and the data key are checked at start-up', (t) => {
+  t.throws(() => loadConfig({ WEBHOOK_BASE_DELAY_MS: '5000', WEBHOOK_MAX_DELAY_MS: '1000' }), { message: /WEBHOOK_MAX_DELAY_MS: must be at least WEBHOOK_BASE_DELAY_MS/ });
+  t.throws(() => loadConfig({ DATA_KEY: 'short' }), { message: /DATA_KEY: must be 32 bytes/ });
+  t.is(loadConfig({ DATA_KEY: Buffer.alloc(32, 7).toString('base64') }).DATA_KEY?.length, 44);
+});
