@@ -1,11 +1,9 @@
-import type * as E from 'fp-ts/lib/Either.js';
-import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { run } from './use-cases/run.js';
 import { exchangeToken } from './auth/access-tokens.js';
 import { createApiKey, listApiKeys, revokeApiKey } from './auth/api-keys.js';
 import { authenticate } from './auth/authenticate.js';
 import { ensureOrganization, ensureProject } from './auth/tenancy.js';
 import type { CoreConfig, CoreDeps } from './deps.js';
-import type { DomainError } from './domain/errors.js';
 import { DEFAULT_PLANS } from './domain/plans.js';
 import { cryptoIds, systemClock } from './memory/system.js';
 import type { Clock } from './ports/clock.js';
@@ -56,12 +54,6 @@ export interface EphemailOptions extends WebhookOptions {
 const NO_PARSER: MessageParser = {
   parse: async () => ({ ok: false, error: { _tag: 'MalformedMessage', reason: 'no parser configured' } }),
 };
-
-/** Turns a TaskEither-returning use case into a Promise-returning one, for embedders. */
-const run =
-  <A extends unknown[], R>(useCase: (...args: A) => TE.TaskEither<DomainError, R>) =>
-  (...args: A): Promise<E.Either<DomainError, R>> =>
-    useCase(...args)();
 
 /**
  * The embeddable service: every use case over the given store, clock and ids. Methods answer

@@ -68,10 +68,9 @@ test('mail-parse: a message over the size cap is refused before parsing', async 
 
 test('mail-parse: 10,000 parts are refused by the part cap', async (t) => {
   const parts = Array.from({ length: 10_000 }, (_, i) => `--x\r\nContent-Type: text/plain\r\n\r\np${i}\r\n`).join('');
-  const started = performance.now();
+  // Refused by the pre-parse count (its speed is measured in benchmarks/extraction/hostile.ts).
   const outcome = await parser.parse(Buffer.from(`Subject: many\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n${parts}--x--\r\n`));
   t.is(!outcome.ok ? outcome.error._tag : '', 'TooManyParts');
-  t.true(performance.now() - started < 200);
 });
 
 test('mail-parse: deep nesting and huge headers are refused, not crashed on', async (t) => {

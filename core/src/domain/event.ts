@@ -1,15 +1,20 @@
-/** Event types of the spec's webhook table, plus `identity.activated` (a stored lifecycle event). */
-export const EVENT_TYPES = [
+/**
+ * The event types of the specification's webhook table: what endpoints can subscribe to.
+ * (`identity.activated` is a stored lifecycle event only, never delivered.)
+ */
+export const WEBHOOK_EVENT_TYPES = [
   'email.received',
   'extraction.completed',
   'identity.provisioned',
-  'identity.activated',
   'identity.extended',
   'identity.squashed',
   'identity.expired',
   'consumer.notification.sent',
   'consumer.notification.failed',
 ] as const;
+
+/** Every type the event log records: the webhook types plus `identity.activated`. */
+export const EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, 'identity.activated'] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
 

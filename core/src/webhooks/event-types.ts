@@ -1,17 +1,6 @@
-/**
- * The event types an endpoint can subscribe to: exactly the specification's webhook table.
- * (`identity.activated` is a stored lifecycle event only, never delivered.)
- */
-export const WEBHOOK_EVENT_TYPES = [
-  'email.received',
-  'extraction.completed',
-  'identity.provisioned',
-  'identity.extended',
-  'identity.squashed',
-  'identity.expired',
-  'consumer.notification.sent',
-  'consumer.notification.failed',
-] as const;
+import { WEBHOOK_EVENT_TYPES } from '../domain/event.js';
+
+export { WEBHOOK_EVENT_TYPES };
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -1,8 +1,6 @@
+import { run } from '../use-cases/run.js';
 import { randomBytes } from 'node:crypto';
-import type * as E from 'fp-ts/lib/Either.js';
-import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { CoreDeps } from '../deps.js';
-import type { DomainError } from '../domain/errors.js';
 import type { RelayOptions } from '../store/event-relay.js';
 import { basicUrlGuard } from './basic-url-guard.js';
 import type { DeliverOptions } from './deliver.js';
@@ -46,11 +44,6 @@ export const webhookDeps = (deps: CoreDeps, options: WebhookOptions): WebhookDep
     },
   };
 };
-
-const run =
-  <A extends unknown[], R>(useCase: (...args: A) => TE.TaskEither<DomainError, R>) =>
-  (...args: A): Promise<E.Either<DomainError, R>> =>
-    useCase(...args)();
 
 /** The `webhooks` section of the service: endpoint management, and the ticks a host runs on timers. */
 export const webhooksFacade = (deps: WebhookDeps, durableSecrets: boolean) => ({

@@ -139,9 +139,8 @@ test('extract: candidates are at most five, ranked, each with a confidence in [0
   t.true(result.candidates.every((c) => c.confidence >= 0 && c.confidence <= 1));
 });
 
-test('extract: a hostile message with tens of thousands of anchors stays fast', (t) => {
+// Its speed is measured in benchmarks/extraction (hostile inputs), never asserted here.
+test('extract: a hostile message with tens of thousands of anchors still yields its code', (t) => {
   const html = `<p>Your code is 551902.</p>${'<div><a href="https://x.example.com/a">more text</a></div>'.repeat(40_000)}`;
-  const started = performance.now();
-  extract(message({ html }));
-  t.true(performance.now() - started < 1000);
+  t.is(extract(message({ html })).top?.value, '551902');
 });
