@@ -62,7 +62,7 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
     indexes: [
       ['webhook_id', 'created_at'],
       ['webhook_id', 'status', 'created_at'],
-      ['status', 'next_attempt_at'],
+      ['open', 'next_attempt_at'],
     ],
   },
 ];

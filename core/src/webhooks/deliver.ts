@@ -52,11 +52,15 @@ const eachLimited = async <T>(items: readonly T[], limit: number, work: (item: T
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
 };
 
-/** Jobs due now, and jobs whose worker's lease ran out (their `next_attempt_at` is the lease end). */
+/**
+ * Jobs due now, and jobs whose worker's lease ran out (their `next_attempt_at` is the lease end).
+ * Both bounds are strings so a store that orders values of different types (SQLite) can keep the
+ * scan inside the index range instead of walking every open job not yet due.
+ */
 const findDue = (deps: WebhookDeps, limit: number) =>
   deps.store.find(C.webhookDeliveries, {
-    where: { status: { in: ['pending', 'delivering'] } },
-    range: { field: 'next_attempt_at', lte: iso(deps.clock.now()) },
+    where: { open: true },
+    range: { field: 'next_attempt_at', gte: '', lte: iso(deps.clock.now()) },
     sort: { field: 'next_attempt_at', direction: 'asc' },
     limit,
   });

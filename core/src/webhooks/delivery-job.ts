@@ -15,7 +15,9 @@ export interface DeliveryPayload {
  * One event to deliver to one endpoint: a leased job in the store. Workers in any process find
  * due jobs (`next_attempt_at` reached) and claim one by compare-and-set. While a job is
  * `delivering`, `next_attempt_at` equals `lease_until`, so the same query that finds due jobs
- * also finds jobs whose worker died: one range serves both.
+ * also finds jobs whose worker died: one range serves both. `open` (pending or delivering) is
+ * the query's one equality, so every store reads due jobs in `next_attempt_at` order straight
+ * from the index and stops at the limit, however large a backlog is.
  */
 export interface DeliveryJob {
   readonly id: string;
@@ -28,6 +30,8 @@ export interface DeliveryJob {
   readonly payload: DeliveryPayload;
   readonly replay: boolean;
   readonly status: DeliveryState;
+  /** Whether the job still waits for an attempt or is in one (`pending` or `delivering`). */
+  readonly open: boolean;
   /** Attempts whose outcome was recorded. */
   readonly attempt: number;
   /** Times a worker claimed the job; claims beyond `attempt` were abandoned (a worker died). */
@@ -75,6 +79,7 @@ export const newDeliveryJob = (
   payload: payloadOf(event),
   replay,
   status: 'pending',
+  open: true,
   attempt: 0,
   claims: 0,
   next_attempt_at: iso(now),
@@ -99,6 +104,7 @@ export const claimJob = (job: DeliveryJob, owner: string, now: Date, leaseMs: nu
 export const closeJob = (job: DeliveryJob, status: 'delivered' | 'failed', now: Date, error: string | null): DeliveryJob => ({
   ...job,
   status,
+  open: false,
   next_attempt_at: null,
   lease_owner: null,
   lease_until: null,
