@@ -57,3 +57,21 @@ test('relay: only the lease holder runs a relay', async (t) => {
   t.true(a.leader);
   t.false(b.leader);
 });
+
+test('relay: two flushers racing on one outbox leave no hole in the log', async (t) => {
+  const { app, principal } = await setup();
+  const { flushOutbox } = await import('../src/store/outbox.js');
+  const identity = right(await app.identities.create(principal, { label: 'race' }));
+  // Put an event back into the outbox as a crash would leave it, then flush twice at once.
+  const doc = (await app.deps.store.get('identities', identity.id))!;
+  const [logged] = await app.deps.store.find('events', { where: { identity_id: identity.id } });
+  const { version: _v, ...rest } = doc;
+  const { position: _p, version: _ev, ...pending } = logged as Record<string, unknown>;
+  await app.deps.store.replace('identities', { ...rest, pending_events: [pending], has_pending: true }, doc.version);
+  await Promise.all([flushOutbox(app.deps, identity.id), flushOutbox(app.deps, identity.id)]);
+  const seen: EventRecord[] = [];
+  const report = await relayTick(app.deps, 'after-race', 'a', async (events) => void seen.push(...events), { gapTimeoutMs: 3_600_000 });
+  t.false(report.waitingForGap, 'no position was left empty');
+  t.is(seen.filter((e) => e.id === logged!.id).length, 1, 'the event is handed once');
+  t.true(seen.every((e) => e.type !== 'log.gap'), 'gap markers never reach a handler');
+});

@@ -3,6 +3,16 @@ import type { DocumentStore, NewDocument, StoredDocument } from '../ports/docume
 /** How often a read-modify-write retries after losing a race before it reports contention. */
 export const MAX_CAS_ATTEMPTS = 50;
 
+/**
+ * The pause after the n-th lost race: exponential with full jitter (up to 0.05 ms × 2^n, at most
+ * 20 ms). Without it, writers that lost together retry together and lose together again: with 20
+ * concurrent writers on one document nearly every attempt lost, and updates gave up.
+ */
+const backoff = (attempt: number): Promise<void> => {
+  const ceiling = Math.min(20, 0.05 * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+};
+
 /** What a change function decides for the document it was given. */
 export type Change<T, R> =
   | { readonly kind: 'write'; readonly doc: T; readonly result: R }
@@ -31,6 +41,7 @@ export const updateWithRetry = async <T extends NewDocument, R>(
     if (await store.replace(collection, next as unknown as NewDocument, current.version)) {
       return { result: decision.result, doc: decision.doc, written: true };
     }
+    await backoff(attempt);
   }
   throw new Error(`contention: ${collection}/${id} changed ${MAX_CAS_ATTEMPTS} times during one update`);
 };

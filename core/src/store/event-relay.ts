@@ -4,6 +4,7 @@ import { iso } from '../domain/time.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from './collections.js';
 import { acquireLease } from './leases.js';
+import { LOG_GAP } from './outbox.js';
 
 interface RelayCursor {
   readonly id: string;
@@ -78,11 +79,12 @@ export const relayTick = async (
     limit: options.batch ?? 200,
   })) as unknown as EventRecord[];
   const { run, gapSince } = takeable(events, cursor, iso(deps.clock.now()), options.gapTimeoutMs ?? 60_000);
-  if (run.length > 0) await handle(run);
+  const real = run.filter((event) => event.type !== LOG_GAP);
+  if (real.length > 0) await handle(real);
   const next: RelayCursor = { id: name, position: run.at(-1)?.position ?? cursor.position, gap_since: gapSince };
   if (next.position !== cursor.position || next.gap_since !== cursor.gap_since) {
     const saved = stored === undefined ? (await deps.store.insert(C.relayCursors, next)) === 'inserted' : await deps.store.replace(C.relayCursors, next, stored.version);
     if (!saved) throw new Error(`relay ${name}: cursor moved by another process while this one held the lease`);
   }
-  return { leader: true, handled: run.length, position: next.position, waitingForGap: gapSince !== null };
+  return { leader: true, handled: real.length, position: next.position, waitingForGap: gapSince !== null };
 };

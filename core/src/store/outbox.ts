@@ -7,7 +7,7 @@ import type { IdentityRecord, Transition } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
 import { C } from './collections.js';
 import { keep, updateWithRetry, write } from './compare-and-set.js';
-import { nextLogPosition } from './log-position.js';
+import { nextLogPositions } from './log-position.js';
 import { releaseIdentities } from './quota.js';
 
 /** A new event for an identity, stamped now. */
@@ -34,6 +34,21 @@ export const withEvent = (record: IdentityRecord, event: Omit<EventRecord, 'seq'
   has_pending: true,
 });
 
+/** The type of a log row that only fills a position (see flushOutbox); relays skip it. */
+export const LOG_GAP = 'log.gap';
+
+const logGap = (position: number, deps: CoreDeps) => ({
+  id: `gap_${position}`,
+  type: LOG_GAP,
+  identity_id: '',
+  seq: 0,
+  position,
+  org_id: '',
+  project_id: '',
+  occurred_at: iso(deps.clock.now()),
+  data: {},
+});
+
 /** Events whose log entry frees a place in the organization's identity quota. */
 const RELEASES_QUOTA = new Set(['identity.squashed', 'identity.expired']);
 
@@ -46,8 +61,14 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string): Promise<v
   const record = (await deps.store.get(C.identities, identityId)) as IdentityRecord | undefined;
   if (record === undefined || record.pending_events.length === 0) return;
   const flushed = new Set<string>();
-  for (const event of record.pending_events) {
-    if ((await deps.store.insert(C.events, { ...event, position: await nextLogPosition(deps) })) === 'inserted') {
+  const first = await nextLogPositions(deps, record.pending_events.length);
+  for (const [index, event] of record.pending_events.entries()) {
+    const position = first + index;
+    const outcome = await deps.store.insert(C.events, { ...event, position });
+    // Another flusher logged this event first: mark the position we took, so relays reading the
+    // log in position order see no hole to wait for.
+    if (outcome === 'exists') await deps.store.insert(C.events, logGap(position, deps));
+    if (outcome === 'inserted') {
       if (RELEASES_QUOTA.has(event.type)) await releaseIdentities(deps, event.org_id, 1);
       deps.hub.publish(event);
     }
