@@ -27,6 +27,8 @@ const groupedShape = (printed: string): Shape | undefined => {
 };
 
 const plainShape = (t: string): Shape | undefined => {
+  // No shape below admits a token outside 4..32 characters: skip the counting for long words.
+  if (t.length < 4 || t.length > 32) return undefined;
   const digits = /\d/.test(t);
   const upper = (t.match(/[A-Z]/g) ?? []).length;
   const lower = (t.match(/[a-z]/g) ?? []).length;

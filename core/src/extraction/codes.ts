@@ -109,7 +109,9 @@ const inside = (list: [number, number][], s: number, e: number): boolean => list
 /** Finds every plausible code sighting in one segment. */
 // URLs and addresses are blanked (same length, offsets kept) before scanning: their pieces are
 // never codes, and long tokenised URLs were most of the scanning cost.
-const MASK_RE = /https?:\/\/[^\s<>"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
+// The lookbehind starts an address only where a run of address characters starts: without it
+// the engine retried from every position of a long word run (quadratic on 50 KiB bodies).
+const MASK_RE = /https?:\/\/[^\s<>"]+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 
 const scanSegment = (seg: Segment): CodeSighting[] => {
   const text = seg.text.replace(MASK_RE, (m) => ' '.repeat(m.length));
