@@ -1,7 +1,7 @@
 import './tripwire.js';
 import { createHash } from 'node:crypto';
 import test from 'ava';
-import type { Ephemail, WebhookTransport } from '../../src/index.js';
+import type { DocumentStore, Ephemail, FakeClock, WebhookTransport } from '../../src/index.js';
 import { createEphemail, verifyWebhook } from '../../src/index.js';
 import { right } from '../support.js';
 import { Chaos, chaosStore, Incarnation, KILLED } from './chaos.js';
@@ -10,12 +10,86 @@ import { DATA_KEY, seeded, setupWebhooks } from './support.js';
 /** Errors a dying or paused worker may surface; anything else is a bug and fails the test. */
 const EXPECTED = [KILLED, 'cursor moved by another process'];
 
-interface Worker {
-  readonly name: string;
-  incarnation?: Incarnation;
-  service?: Ephemail;
-  running?: Promise<void>;
+const ALL = 'https://all.example.com/h';
+const SQUASHES = 'https://squash.example.com/h';
+
+/**
+ * The receivers of both endpoints: verify every signature, remember every (endpoint, event id),
+ * and refuse every seventh pair once with a 503, so retries run under chaos too.
+ */
+const receivers = (secrets: ReadonlyMap<string, string>, clock: FakeClock) => {
+  const received = new Map<string, number>();
+  const refusedOnce = new Set<string>();
+  const receive = (url: string, headers: Readonly<Record<string, string>>, body: string) => {
+    if (!verifyWebhook(secrets.get(url)!, headers, body, clock.now()).valid) throw new Error(`bad signature to ${url}`);
+    const key = `${url} ${JSON.parse(body).id}`;
+    if (createHash('sha256').update(key).digest()[0]! % 7 === 0 && !refusedOnce.has(key)) {
+      refusedOnce.add(key);
+      return { status: 503 };
+    }
+    received.set(key, (received.get(key) ?? 0) + 1);
+    return { status: 200 };
+  };
+  return { received, receive };
+};
+
+interface World {
+  readonly store: DocumentStore;
+  readonly clock: FakeClock;
+  readonly chaos: Chaos;
+  readonly seed: number;
+  readonly receive: (url: string, headers: Readonly<Record<string, string>>, body: string) => { status: number };
+  readonly unexpected: string[];
+  starts: number;
 }
+
+/** A simulated worker process: one service instance over the shared store, seen through chaos. */
+class Worker {
+  private incarnation?: Incarnation;
+  private service?: Ephemail;
+  private running?: Promise<void>;
+
+  constructor(private readonly name: string) {}
+
+  get idle(): boolean {
+    return this.running === undefined || this.incarnation?.dead === true;
+  }
+
+  /** Runs one dispatch and one delivery tick; resolves when they end, or when the process dies or pauses. */
+  tick(world: World): Promise<unknown> {
+    if (this.incarnation === undefined || this.incarnation.dead) {
+      this.incarnation = new Incarnation(world.chaos);
+      this.service = createEphemail({ store: chaosStore(world.store, this.incarnation), inboxDomain: 'inbox.test', clock: world.clock, dataKey: DATA_KEY, random: seeded(world.seed + world.starts) });
+      world.starts += 1;
+    }
+    const incarnation = this.incarnation;
+    const service = this.service!;
+    const transport: WebhookTransport = { post: (url, headers, body) => incarnation.run(async () => world.receive(url, headers, body)) };
+    const owner = `${this.name}#${world.starts}`;
+    this.running = (async () => {
+      await service.webhooks.dispatchTick(owner, { batch: 10 });
+      await service.webhooks.deliverTick(owner, transport, { concurrency: 4, batch: 25, maxJobs: 100 });
+    })()
+      .catch((error: Error) => {
+        if (!EXPECTED.some((text) => error.message.includes(text))) world.unexpected.push(error.stack ?? error.message);
+        incarnation.kill();
+      })
+      .finally(() => {
+        incarnation.paused = false;
+        this.running = undefined;
+      });
+    return Promise.race([this.running, incarnation.halted]);
+  }
+}
+
+const jobStates = async (store: DocumentStore) => {
+  const states: Record<string, number> = {};
+  for (const job of await store.find('webhook_deliveries', {})) {
+    const key = `${job.status} after ${job.attempt} attempts`;
+    states[key] = (states[key] ?? 0) + 1;
+  }
+  return states;
+};
 
 /**
  * 1,000 events (500 identities provisioned, then squashed) to two endpoints, while four
@@ -26,83 +100,42 @@ interface Worker {
  */
 const runChaos = async (seed: number) => {
   const { app, clock, store, principal } = await setupWebhooks({ plan: 'enterprise', random: seeded(seed) });
-  const all = right(await app.webhooks.create(principal, { url: 'https://all.example.com/h', events: ['identity.provisioned', 'identity.squashed'] }));
-  const squashes = right(await app.webhooks.create(principal, { url: 'https://squash.example.com/h', events: ['identity.squashed'] }));
-  const secrets = new Map([[all.id, all.secret], [squashes.id, squashes.secret]].map(([id, secret]) => [id === all.id ? 'https://all.example.com/h' : 'https://squash.example.com/h', secret!]));
-  const received = new Map<string, number>();
-  const refusedOnce = new Set<string>();
-  const receive = (url: string, headers: Readonly<Record<string, string>>, body: string) => {
-    if (!verifyWebhook(secrets.get(url)!, headers, body, clock.now()).valid) throw new Error(`bad signature to ${url}`);
-    const key = `${url} ${JSON.parse(body).id}`;
-    // Every seventh (event, endpoint) is refused once with a 503, so retries run under chaos too.
-    if (createHash('sha256').update(key).digest()[0]! % 7 === 0 && !refusedOnce.has(key)) {
-      refusedOnce.add(key);
-      return { status: 503 };
-    }
-    received.set(key, (received.get(key) ?? 0) + 1);
-    return { status: 200 };
-  };
+  const all = right(await app.webhooks.create(principal, { url: ALL, events: ['identity.provisioned', 'identity.squashed'] }));
+  const squashes = right(await app.webhooks.create(principal, { url: SQUASHES, events: ['identity.squashed'] }));
+  const { received, receive } = receivers(new Map([[ALL, all.secret], [SQUASHES, squashes.secret]]), clock);
   const chaos = new Chaos(seeded(seed * 31 + 7), { killBefore: 0.01, killAfter: 0.01, hang: 0.004, stall: 0.006 });
-  const workers: Worker[] = Array.from({ length: 4 }, (_, i) => ({ name: `worker-${i}` }));
-  const unexpected: string[] = [];
-  let restarts = 0;
-  const start = (worker: Worker) => {
-    if (worker.incarnation === undefined || worker.incarnation.dead) {
-      worker.incarnation = new Incarnation(chaos);
-      worker.service = createEphemail({ store: chaosStore(store, worker.incarnation), inboxDomain: 'inbox.test', clock, dataKey: DATA_KEY, random: seeded(seed + restarts) });
-      restarts += 1;
-    }
-    const incarnation = worker.incarnation;
-    const transport: WebhookTransport = { post: (url, headers, body) => incarnation.run(async () => receive(url, headers, body)) };
-    const owner = `${worker.name}#${restarts}`;
-    worker.running = (async () => {
-      await worker.service!.webhooks.dispatchTick(owner, { batch: 10 });
-      await worker.service!.webhooks.deliverTick(owner, transport, { concurrency: 4, batch: 25, maxJobs: 100 });
-    })()
-      .catch((error: Error) => {
-        if (!EXPECTED.some((text) => error.message.includes(text))) unexpected.push(error.stack ?? error.message);
-        incarnation.kill();
-      })
-      .finally(() => {
-        incarnation.paused = false;
-        worker.running = undefined;
-      });
-    return Promise.race([worker.running, incarnation.halted]);
-  };
+  const world: World = { store, clock, chaos, seed, receive, unexpected: [], starts: 0 };
+  const workers = Array.from({ length: 4 }, (_, i) => new Worker(`worker-${i}`));
   const expected = new Set<string>();
   let produced = 0;
   let rounds = 0;
-  const complete = () => produced === 500 && [...expected].every((key) => received.has(key));
-  while (!complete() && rounds < 3000) {
+  while ((produced < 500 || ![...expected].every((key) => received.has(key))) && rounds < 800) {
     rounds += 1;
     for (let i = 0; i < 25 && produced < 500; i += 1, produced += 1) {
       const identity = right(await app.identities.create(principal, { label: `c${produced}` }));
       right(await app.identities.squash(principal, identity.id));
     }
     chaos.releaseStalled();
-    await Promise.all(workers.filter((worker) => worker.running === undefined || worker.incarnation?.dead).map(start));
+    await Promise.all(workers.filter((worker) => worker.idle).map((worker) => worker.tick(world)));
     clock.advance(31_000);
-    const events = await store.find('events', { where: { type: { in: ['identity.provisioned', 'identity.squashed'] } } });
-    for (const event of events) {
-      expected.add(`https://all.example.com/h ${event.id}`);
-      if (event.type === 'identity.squashed') expected.add(`https://squash.example.com/h ${event.id}`);
+    for (const event of await store.find('events', { where: { type: { in: ['identity.provisioned', 'identity.squashed'] } } })) {
+      expected.add(`${ALL} ${event.id}`);
+      if (event.type === 'identity.squashed') expected.add(`${SQUASHES} ${event.id}`);
     }
   }
   chaos.releaseStalled();
-  const states: Record<string, number> = {};
-  for (const job of await store.find('webhook_deliveries', {})) states[`${job.status} after ${job.attempt} attempts`] = (states[`${job.status} after ${job.attempt} attempts`] ?? 0) + 1;
-  return { expected, received, rounds, restarts, chaos, unexpected, states };
+  return { expected, received, rounds, starts: world.starts, chaos, unexpected: world.unexpected, states: await jobStates(store) };
 };
 
 for (const seed of [1, 2, 3]) {
   test(`crash safety: no event is lost when workers crash at random points (seed ${seed})`, async (t) => {
-    const { expected, received, rounds, restarts, chaos, unexpected, states } = await runChaos(seed);
+    const { expected, received, rounds, starts, chaos, unexpected, states } = await runChaos(seed);
     t.deepEqual(unexpected, [], 'only simulated crashes surfaced');
     t.is(expected.size, 1500, '1,000 events: 1,000 to one endpoint, the 500 squashes to the other');
     const missing = [...expected].filter((key) => !received.has(key));
     t.deepEqual(missing, [], `every event reached every subscribed endpoint, with its original id; jobs: ${JSON.stringify(states)}`);
     const duplicates = [...received.values()].filter((n) => n > 1).length;
-    t.log(`seed ${seed}: ${rounds} rounds, ${restarts} process starts, fates ${JSON.stringify(chaos.counts)}, ${duplicates} deliveries seen more than once, jobs ${JSON.stringify(states)}`);
+    t.log(`seed ${seed}: ${rounds} rounds, ${starts} process starts, fates ${JSON.stringify(chaos.counts)}, ${duplicates} deliveries seen more than once, jobs ${JSON.stringify(states)}`);
     t.true(chaos.counts['kill-before'] + chaos.counts['kill-after'] + chaos.counts.hang > 50, 'the run did crash workers, many times');
   });
 }
