@@ -20,6 +20,9 @@ export const acquireLease = async (deps: CoreDeps, name: string, owner: string, 
   const current = (await deps.store.get(C.leases, name)) as (LeaseRecord & StoredDocument) | undefined;
   if (current === undefined) return false;
   if (current.owner !== owner && current.until > iso(now)) return false;
+  // A holder with more than half its term left keeps the lease without a write: relays tick
+  // many times a second, and each renewal would compete with requests for the store's writer.
+  if (current.owner === owner && current.until > isoPlus(now, ttlMs / 2)) return true;
   return deps.store.replace(C.leases, lease, current.version);
 };
 

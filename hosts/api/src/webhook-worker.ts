@@ -8,6 +8,8 @@ export interface WebhookWorkerOptions {
   readonly timeoutMs: number;
 }
 
+const MIN_SPACING_MS = 25;
+
 /**
  * Runs webhook delivery in this host process: the dispatcher (event log → delivery jobs) and the
  * delivery of due jobs, on a timer and, as a fast path, right after this process logged an event.
@@ -35,7 +37,8 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
         running = undefined;
         if (again) {
           again = false;
-          tick();
+          // Wake-ups during a tick are served together a moment later, not one tick per event.
+          setTimeout(tick, MIN_SPACING_MS).unref();
         }
       });
   };
