@@ -9,6 +9,7 @@ export const REQUIRED = {
   'dovecot-imapd': 'dovecot',
   'gcc': 'gcc',
   'kcat': 'kcat',
+  'openssl': 'openssl',
   'librdkafka-dev': '/usr/include/librdkafka/rdkafka_mock.h',
 };
 
