@@ -3,6 +3,7 @@ import type { TestFn } from 'ava';
 import type { ContractCase } from './contract-case.js';
 import { crudCases } from './crud-cases.js';
 import { filterCases } from './filter-cases.js';
+import { incrementCases } from './increment-cases.js';
 import { lifecycleCases } from './lifecycle-cases.js';
 import { orderCases } from './order-cases.js';
 import { raceCases } from './race-cases.js';
@@ -20,6 +21,7 @@ export const documentStoreCases: Readonly<Record<string, ContractCase>> = {
   ...filterCases,
   ...orderCases,
   ...raceCases,
+  ...incrementCases,
 };
 
 /**

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createSqliteDocumentStore, openSqliteDatabase } from '@ephemail/store-sqlite';
 import test from 'ava';
 import { newId } from './contract-case.js';
-import { CLAIMS, COUNTERS, GO, type WorkerMessage } from './fixtures/sqlite-counter-protocol.js';
+import { atomicCounterId, CLAIMS, COUNTERS, GO, type WorkerMessage } from './fixtures/sqlite-counter-protocol.js';
 
 const WORKER = fileURLToPath(new URL('./fixtures/sqlite-counter-worker.ts', import.meta.url));
 const PROCESSES = 4;
@@ -33,7 +33,7 @@ const startWorkers = (path: string, counterId: string): ChildProcess[] =>
     }),
   );
 
-test(`sqlite: ${PROCESSES} processes sharing one file lose no compare-and-set update`, async (t) => {
+test(`sqlite: ${PROCESSES} processes sharing one file lose no compare-and-set or atomic increment`, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'ephemail-sqlite-mp-'));
   const path = join(dir, 'shared.db');
   const counterId = newId();
@@ -55,6 +55,8 @@ test(`sqlite: ${PROCESSES} processes sharing one file lose no compare-and-set up
   t.teardown(() => store.close());
   const total = PROCESSES * INCREMENTS;
   t.deepEqual(await store.get(COUNTERS, counterId), { id: counterId, count: total, version: total + 1 });
+  const atomicId = atomicCounterId(counterId);
+  t.deepEqual(await store.get(COUNTERS, atomicId), { id: atomicId, count: total, version: total + 1 });
   t.is(results.reduce((sum, report) => sum + report.claimed, 0), CLAIM_IDS);
   t.is(await store.count(CLAIMS), CLAIM_IDS);
   t.log(`${results.reduce((sum, report) => sum + report.attempts, 0)} attempts for ${total} increments`);

@@ -2,12 +2,13 @@ import type {
   CollectionSpec,
   DocumentStore,
   FindQuery,
+  IncrementBounds,
   NewDocument,
   StoredDocument,
 } from '@ephemail/core';
 import { MongoServerError, type Collection, type Db, type Document, type WriteConcernSettings } from 'mongodb';
 import { guarded, MongoStoreError } from './errors.js';
-import { decodeDocument, encodeFields, RANK_FIELD } from './mongo-fields.js';
+import { decodeDocument, encodeFields, fieldRef, RANK_FIELD } from './mongo-fields.js';
 import { indexSpecs, syncIndexes } from './mongo-indexes.js';
 import { toMongoFilter, toMongoSort } from './mongo-query.js';
 
@@ -43,6 +44,9 @@ export const resolveStoreOptions = (options: MongoDocumentStoreOptions = {}): Re
 };
 
 const DUPLICATE_KEY = 11000;
+
+/** Tries of an increment whose filter missed a document that then looked incrementable. */
+const MAX_INCREMENT_ATTEMPTS = 20;
 
 /** A document as stored: the port's id is `_id`, which keeps it unique without an extra index. */
 type MongoRecord = Document & { _id: string; version: number };
@@ -102,6 +106,36 @@ export class MongoDocumentStore implements DocumentStore {
     const filter = { _id: doc.id, version: expectedVersion };
     const result = await guarded('replace', () => target.replaceOne(filter, replacement, { maxTimeMS: this.options.maxTimeMS }));
     return result.matchedCount === 1;
+  }
+
+  async increment(
+    collection: string,
+    id: string,
+    field: string,
+    by: number,
+    bounds: IncrementBounds = {},
+  ): Promise<number | 'absent' | 'over_max'> {
+    const ref = fieldRef(field);
+    if (ref.kind !== 'ranked') throw new TypeError(`mongodb store: ${field} cannot be incremented`);
+    const target = this.collection('increment', collection);
+    // The field's shadow rank stays "number": only numbers match the filter, and a sum is one.
+    const condition = bounds.max === undefined ? { $type: 'number' } : { $type: 'number', $lte: bounds.max - by };
+    const sum = { $add: [`$${ref.path}`, by] };
+    const next = bounds.floor === undefined ? sum : { $max: [bounds.floor, sum] };
+    const update = [{ $set: { [ref.path]: next, version: { $add: ['$version', 1] } } }];
+    const options = { returnDocument: 'after' as const, projection: { [ref.path]: 1 }, maxTimeMS: this.options.maxTimeMS };
+    // Why nothing matched is read afterwards; a document created or changed in between is
+    // simply tried again, so the answer always describes one state of the document.
+    for (let attempt = 0; attempt < MAX_INCREMENT_ATTEMPTS; attempt += 1) {
+      const after = await guarded('increment', () => target.findOneAndUpdate({ _id: id, [ref.path]: condition }, update, options));
+      if (after !== null) return after[ref.path] as number;
+      const current = await this.get(collection, id);
+      if (current === undefined) return 'absent';
+      const value = current[field];
+      if (typeof value !== 'number') throw new TypeError(`mongodb store: ${collection}/${id}.${field} is not a number`);
+      if (bounds.max !== undefined && value + by > bounds.max) return 'over_max';
+    }
+    throw new MongoStoreError('increment', new Error(`${collection}/${id} kept changing under ${MAX_INCREMENT_ATTEMPTS} attempts`));
   }
 
   async remove(collection: string, id: string, expectedVersion?: number): Promise<boolean> {

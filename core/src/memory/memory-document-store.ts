@@ -2,6 +2,7 @@ import type {
   CollectionSpec,
   DocumentStore,
   FindQuery,
+  IncrementBounds,
   NewDocument,
   StoredDocument,
 } from '../ports/document-store.js';
@@ -38,6 +39,25 @@ export class MemoryDocumentStore implements DocumentStore {
     if (current === undefined || current.version !== expectedVersion) return false;
     docs.set(doc.id, { ...structuredClone(doc), version: expectedVersion + 1 });
     return true;
+  }
+
+  async increment(
+    collection: string,
+    id: string,
+    field: string,
+    by: number,
+    bounds: IncrementBounds = {},
+  ): Promise<number | 'absent' | 'over_max'> {
+    const docs = this.collection(collection);
+    const current = docs.get(id);
+    if (current === undefined) return 'absent';
+    const value = current[field];
+    if (typeof value !== 'number') throw new TypeError(`memory store: ${collection}/${id}.${field} is not a number`);
+    const sum = value + by;
+    if (bounds.max !== undefined && sum > bounds.max) return 'over_max';
+    const next = bounds.floor !== undefined && sum < bounds.floor ? bounds.floor : sum;
+    docs.set(id, { ...current, [field]: next, version: current.version + 1 });
+    return next;
   }
 
   async remove(collection: string, id: string, expectedVersion?: number): Promise<boolean> {

@@ -55,6 +55,14 @@ export interface CollectionSpec {
   readonly indexes: readonly (readonly string[])[];
 }
 
+/** Limits of {@link DocumentStore.increment}. */
+export interface IncrementBounds {
+  /** The change is refused (`'over_max'`) when the result would be greater than this. */
+  readonly max?: number;
+  /** A result smaller than this is stored as this instead (a counter that never goes below 0). */
+  readonly floor?: number;
+}
+
 export interface DocumentStore {
   /**
    * Prepares the collections and indexes. Idempotent: safe to call on every start-up, from any
@@ -78,6 +86,23 @@ export interface DocumentStore {
    * replaces with the same expected version, exactly one answers `true`.
    */
   replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean>;
+
+  /**
+   * Adds `by` to the number in the top-level `field` of one document and bumps its `version`, as
+   * one atomic step: the only read-modify-write the store does itself. It exists for counters
+   * that every request touches (quotas, the event log's positions), where a compare-and-set loop
+   * loses most of its races under load. Answers the field's new value, `'absent'` when there is no
+   * such document, or `'over_max'` (nothing changed) when `bounds.max` would be exceeded.
+   * Atomic: N concurrent increments of one field by 1 answer N distinct values and add N.
+   * Throws a `TypeError` when the stored field does not hold a number.
+   */
+  increment(
+    collection: string,
+    id: string,
+    field: string,
+    by: number,
+    bounds?: IncrementBounds,
+  ): Promise<number | 'absent' | 'over_max'>;
 
   /**
    * Deletes the document; when `expectedVersion` is given, only if the stored version equals it.
