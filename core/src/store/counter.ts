@@ -1,0 +1,23 @@
+import type { CoreDeps } from '../deps.js';
+import type { IncrementBounds } from '../ports/document-store.js';
+import { C } from './collections.js';
+
+/**
+ * Adds `by` to the `count` of a counter document with the store's atomic increment, creating the
+ * counter at 0 on first use. Answers the new count, or `'over_max'` when `bounds.max` refused it.
+ * Counters are the documents every request touches, so they never go through compare-and-set.
+ */
+export const addToCounter = async (
+  deps: CoreDeps,
+  id: string,
+  by: number,
+  bounds?: IncrementBounds,
+): Promise<number | 'over_max'> => {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const outcome = await deps.store.increment(C.counters, id, 'count', by, bounds);
+    if (outcome !== 'absent') return outcome;
+    // Only the first use creates it; a concurrent creator makes this one answer 'exists'.
+    await deps.store.insert(C.counters, { id, count: 0 });
+  }
+  throw new Error(`counter ${id} vanished while it was being incremented`);
+};
