@@ -2,7 +2,9 @@ import type { EventRecord } from '../domain/event.js';
 import { C } from '../store/collections.js';
 import type { RelayOptions, RelayReport } from '../store/event-relay.js';
 import { relayTick } from '../store/event-relay.js';
-import { deliveryJobId, newDeliveryJob } from './delivery-job.js';
+import type { DeliveryJob } from './delivery-job.js';
+import { claimJob, deliveryJobId, newDeliveryJob } from './delivery-job.js';
+import type { DeliveryHandoff } from './delivery-pool.js';
 import type { WebhookRecord } from './endpoint.js';
 import { isWebhookEventType } from './event-types.js';
 import type { WebhookDeps } from './webhook-deps.js';
@@ -22,11 +24,35 @@ export interface DispatchReport extends RelayReport {
 const wants = (endpoint: WebhookRecord, event: EventRecord): boolean =>
   endpoint.events.includes(event.type as WebhookRecord['events'][number]) && endpoint.created_at <= event.occurred_at;
 
+export interface DispatchOptions extends RelayOptions {
+  /**
+   * A delivery pool of this process: jobs it has room for are inserted already claimed by it and
+   * attempted at once (one write less per job, no wait for a worker to find them).
+   */
+  readonly handoff?: DeliveryHandoff;
+}
+
+/** Inserts one job; when the hand-off has a slot for its endpoint, inserted claimed and started. */
+const enqueueOne = async (deps: WebhookDeps, job: DeliveryJob, endpoint: WebhookRecord, now: Date, handoff?: DeliveryHandoff) => {
+  if (handoff === undefined || !handoff.reserve(endpoint.id)) return deps.store.insert(C.webhookDeliveries, job);
+  const claimed = claimJob(job, handoff.owner, now, handoff.leaseMs);
+  let outcome: 'inserted' | 'exists';
+  try {
+    outcome = await deps.store.insert(C.webhookDeliveries, claimed);
+  } catch (error) {
+    handoff.release(endpoint.id);
+    throw error;
+  }
+  if (outcome === 'inserted') handoff.start(claimed, endpoint);
+  else handoff.release(endpoint.id);
+  return outcome;
+};
+
 /**
  * One job per (event, subscribed endpoint), inserted if absent under an id derived from both:
  * when the relay hands a batch again after a crash, nothing is enqueued twice.
  */
-export const enqueueDeliveries = async (deps: WebhookDeps, events: readonly EventRecord[]): Promise<number> => {
+export const enqueueDeliveries = async (deps: WebhookDeps, events: readonly EventRecord[], handoff?: DeliveryHandoff): Promise<number> => {
   const endpointsOf = new Map<string, Promise<WebhookRecord[]>>();
   const now = deps.clock.now();
   let enqueued = 0;
@@ -39,7 +65,7 @@ export const enqueueDeliveries = async (deps: WebhookDeps, events: readonly Even
     }
     const targets = (await endpointsOf.get(tenant)!).filter((endpoint) => wants(endpoint, event));
     const outcomes = await Promise.all(
-      targets.map((endpoint) => deps.store.insert(C.webhookDeliveries, newDeliveryJob(deliveryJobId(event.id, endpoint.id), endpoint, event, now, false))),
+      targets.map((endpoint) => enqueueOne(deps, newDeliveryJob(deliveryJobId(event.id, endpoint.id), endpoint, event, now, false), endpoint, now, handoff)),
     );
     enqueued += outcomes.filter((outcome) => outcome === 'inserted').length;
   }
@@ -50,10 +76,10 @@ export const enqueueDeliveries = async (deps: WebhookDeps, events: readonly Even
  * One tick of the webhook relay: reads the event log after its own stored cursor (leased, so
  * one process at a time; at least once) and enqueues the deliveries. The host calls it on a timer.
  */
-export const dispatchTick = async (deps: WebhookDeps, owner: string, options: RelayOptions = {}): Promise<DispatchReport> => {
+export const dispatchTick = async (deps: WebhookDeps, owner: string, options: DispatchOptions = {}): Promise<DispatchReport> => {
   let enqueued = 0;
   const report = await relayTick(deps, WEBHOOK_RELAY, owner, async (events) => {
-    enqueued += await enqueueDeliveries(deps, events);
+    enqueued += await enqueueDeliveries(deps, events, options.handoff);
   }, options);
   return { ...report, enqueued };
 };

@@ -1,17 +1,20 @@
 import { run } from '../use-cases/run.js';
 import { randomBytes } from 'node:crypto';
 import type { CoreDeps } from '../deps.js';
-import type { RelayOptions } from '../store/event-relay.js';
 import { basicUrlGuard } from './basic-url-guard.js';
 import type { DeliverOptions } from './deliver.js';
 import { deliverTick } from './deliver.js';
 import { listDeliveries } from './deliveries.js';
+import type { DeliveryPoolOptions } from './delivery-pool.js';
+import { createDeliveryPool } from './delivery-pool.js';
+import type { DispatchOptions } from './dispatch.js';
 import { dispatchTick } from './dispatch.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './endpoints.js';
 import type { UrlGuard, WebhookTransport } from './ports.js';
 import { replayWebhookEvent } from './replay.js';
 import { rotateWebhookSecret } from './rotate-secret.js';
 import { assertDataKey, DATA_KEY_BYTES } from './secret-box.js';
+import { createSecretCache } from './secret-cache.js';
 import type { WebhookDeps } from './webhook-deps.js';
 
 export interface WebhookOptions {
@@ -35,10 +38,12 @@ const processDataKey = (): Buffer => (processKey ??= randomBytes(DATA_KEY_BYTES)
 
 export const webhookDeps = (deps: CoreDeps, options: WebhookOptions): WebhookDeps => {
   if (options.dataKey !== undefined) assertDataKey(options.dataKey);
+  const secretsKey = options.dataKey ?? processDataKey();
   return {
     ...deps,
     webhooks: {
-      secretsKey: options.dataKey ?? processDataKey(),
+      secretsKey,
+      secrets: createSecretCache(secretsKey),
       random: options.random ?? Math.random,
       urlGuard: options.urlGuard ?? basicUrlGuard,
     },
@@ -55,10 +60,18 @@ export const webhooksFacade = (deps: WebhookDeps, durableSecrets: boolean) => ({
   rotateSecret: run(rotateWebhookSecret(deps)),
   replay: run(replayWebhookEvent(deps)),
   deliveries: run(listDeliveries(deps)),
-  /** Reads new events (relay `webhooks`, its own cursor) and enqueues their deliveries. */
-  dispatchTick: (owner: string, options?: RelayOptions) => dispatchTick(deps, owner, options),
-  /** Delivers due jobs through `transport`; safe from any number of workers and processes. */
+  /**
+   * Reads new events (relay `webhooks`, its own cursor) and enqueues their deliveries; with
+   * `handoff` (a delivery pool of this process), the jobs it has room for start at once.
+   */
+  dispatchTick: (owner: string, options?: DispatchOptions) => dispatchTick(deps, owner, options),
+  /** Delivers due jobs through `transport` and answers when done; safe from any number of workers and processes. */
   deliverTick: (owner: string, transport: WebhookTransport, options?: DeliverOptions) => deliverTick(deps, owner, transport, options),
+  /**
+   * A long-lived delivery worker: keeps up to `concurrency` attempts in flight, refilling each
+   * freed slot from the due jobs; `fill()` on a timer and on news, `close()` at shutdown.
+   */
+  deliveryPool: (owner: string, transport: WebhookTransport, options?: DeliveryPoolOptions) => createDeliveryPool(deps, owner, transport, options),
   /** Whether signing secrets survive a restart (a data key was configured). */
   durableSecrets,
 });

@@ -1,6 +1,6 @@
 import type { WebhookRecord } from './endpoint.js';
 import { secretContext } from './endpoint.js';
-import { openSecret } from './secret-box.js';
+import type { SecretCache } from './secret-cache.js';
 import { signWebhook } from './signature.js';
 
 export const USER_AGENT = 'ephemail-webhooks/1';
@@ -15,8 +15,8 @@ export type SignedHeaders =
  * `X-Signature-Previous` too. A secret that cannot be opened (the data key changed) fails the
  * attempt with the reason, rather than sending an unsigned delivery.
  */
-export const signedHeaders = (key: Buffer, endpoint: WebhookRecord, body: string, now: Date): SignedHeaders => {
-  const current = openSecret(key, endpoint.secret_sealed, secretContext(endpoint.id));
+export const signedHeaders = (secrets: SecretCache, endpoint: WebhookRecord, body: string, now: Date): SignedHeaders => {
+  const current = secrets.open(endpoint.secret_sealed, secretContext(endpoint.id));
   if (!current.ok) return { ok: false, error: `cannot sign: ${current.reason}` };
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers: Record<string, string> = {
@@ -27,7 +27,7 @@ export const signedHeaders = (key: Buffer, endpoint: WebhookRecord, body: string
   };
   const overlap = endpoint.previous_secret_sealed !== null && endpoint.previous_secret_until !== null && now.toISOString() < endpoint.previous_secret_until;
   if (overlap) {
-    const previous = openSecret(key, endpoint.previous_secret_sealed!, secretContext(endpoint.id));
+    const previous = secrets.open(endpoint.previous_secret_sealed!, secretContext(endpoint.id));
     if (previous.ok) headers['x-signature-previous'] = signWebhook(previous.secret, timestamp, body);
   }
   return { ok: true, headers };
