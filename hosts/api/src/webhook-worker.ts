@@ -1,29 +1,43 @@
-import type { Ephemail, WebhookTransport } from '@ephemail/core';
+import type { DeliverReport, Ephemail, WebhookTransport } from '@ephemail/core';
 import type { Logger } from 'pino';
 
 export interface WebhookWorkerOptions {
   readonly owner: string;
   readonly intervalMs: number;
+  /** Attempts in flight at once in this process. */
   readonly concurrency: number;
   readonly timeoutMs: number;
 }
 
 const MIN_SPACING_MS = 25;
+const DISPATCH_BATCH = 200;
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * Runs webhook delivery in this host process: the dispatcher (event log → delivery jobs) and the
- * delivery of due jobs, on a timer and, as a fast path, right after this process logged an event.
- * Ticks never overlap within a process; across processes the relay lease and job leases share
- * the work. Answers a function that stops it and waits for the tick in progress.
+ * Runs webhook delivery in this host process: the dispatcher (event log → delivery jobs) and a
+ * delivery pool that keeps up to `concurrency` attempts in flight. The dispatcher hands fresh
+ * jobs straight to the pool while it has room (inserted already claimed, posted at once); the
+ * rest wait in the store, and the pool refills from them whenever slots free up, on the timer
+ * and after each dispatch. Dispatch ticks never overlap within a process; across processes the
+ * relay lease and job leases share the work. Answers a function that stops it and waits for the
+ * dispatch tick and the attempts in flight.
  */
 export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTransport, options: WebhookWorkerOptions, logger: Logger) => {
+  const pool = ephemail.webhooks.deliveryPool(options.owner, transport, {
+    concurrency: options.concurrency,
+    timeoutMs: options.timeoutMs,
+    onError: (error) => logger.warn({ err: messageOf(error) }, 'webhook delivery failed'),
+  });
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
-  const once = async () => {
-    await ephemail.webhooks.dispatchTick(options.owner);
-    const report = await ephemail.webhooks.deliverTick(options.owner, transport, { concurrency: options.concurrency, timeoutMs: options.timeoutMs });
-    if (report.failed > 0) logger.warn({ ...report }, 'webhook deliveries failed');
+  let reported: DeliverReport = pool.report();
+  const dispatch = async () => {
+    const report = await ephemail.webhooks.dispatchTick(options.owner, { batch: DISPATCH_BATCH, handoff: pool });
+    // Jobs the pool had no room for are pending in the store; more events may be waiting too.
+    if (report.enqueued > 0) void pool.fill();
+    if (report.handled >= DISPATCH_BATCH) again = true;
   };
   const tick = (): void => {
     if (stopped) return;
@@ -31,8 +45,8 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
       again = true;
       return;
     }
-    running = once()
-      .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'webhook tick failed'))
+    running = dispatch()
+      .catch((error: unknown) => logger.warn({ err: messageOf(error) }, 'webhook dispatch failed'))
       .finally(() => {
         running = undefined;
         if (again) {
@@ -42,14 +56,27 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
         }
       });
   };
-  const timer = setInterval(tick, options.intervalMs);
+  const warnOfFailures = (): void => {
+    const now = pool.report();
+    if (now.failed > reported.failed) logger.warn({ failed: now.failed - reported.failed, ...now }, 'webhook deliveries failed');
+    reported = now;
+  };
+  const timer = setInterval(() => {
+    tick();
+    // Retries falling due, jobs other processes enqueued, and leases that ran out.
+    void pool.fill();
+    warnOfFailures();
+  }, options.intervalMs);
   timer.unref();
   const unsubscribe = ephemail.events.subscribe(() => tick());
   tick();
+  void pool.fill();
   return async (): Promise<void> => {
     stopped = true;
     clearInterval(timer);
     unsubscribe();
     await running;
+    await pool.close();
+    warnOfFailures();
   };
 };

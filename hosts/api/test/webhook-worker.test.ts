@@ -1,0 +1,82 @@
+import test from 'ava';
+import type { TransportOutcome, WebhookTransport } from '@ephemail/core';
+import { createEphemail, createMemoryDocumentStore, FakeClock } from '@ephemail/core';
+import { createLogger } from '../src/logger.js';
+import { startWebhookWorker } from '../src/webhook-worker.js';
+
+const SLOW = 'https://slow.example.com/hook';
+const FAST = 'https://fast.example.com/hook';
+
+const right = <A>(either: { _tag: 'Left'; left: { _tag: string } } | { _tag: 'Right'; right: A }): A => {
+  if (either._tag === 'Left') throw new Error(`expected Right, got ${either.left._tag}`);
+  return either.right;
+};
+
+/** A service on the memory store with a fake clock, a tenant allowed webhooks, and two endpoints. */
+const setup = async () => {
+  const store = createMemoryDocumentStore();
+  const app = createEphemail({ store, inboxDomain: 'inbox.test', clock: new FakeClock('2026-03-01T12:00:00.000Z'), dataKey: Buffer.alloc(32, 5) });
+  await app.init();
+  const key = right(await app.auth.createApiKey({ orgId: 'org_w', projectIds: ['proj_w'], scopes: ['identities:write', 'webhooks:write'], plan: 'growth' }));
+  const principal = right(await app.auth.authenticate({ authorization: `Bearer ${key.key}`, orgId: 'org_w', projectId: 'proj_w' }));
+  for (const url of [SLOW, FAST]) right(await app.webhooks.create(principal, { url, events: ['identity.provisioned'] }));
+  return { app, store, principal };
+};
+
+/** Posts to SLOW wait until released; posts to FAST answer at once and are counted. */
+const receivers = () => {
+  const held: (() => void)[] = [];
+  const fast: string[] = [];
+  const waiters: { readonly count: number; readonly resolve: () => void }[] = [];
+  const transport: WebhookTransport = {
+    post: async (url, _headers, body): Promise<TransportOutcome> => {
+      if (url === SLOW) return new Promise((resolve) => held.push(() => resolve({ status: 200 })));
+      fast.push(JSON.parse(body).id);
+      for (const waiter of waiters.filter((w) => fast.length >= w.count)) waiter.resolve();
+      return { status: 200 };
+    },
+  };
+  const fastReached = (count: number) => new Promise<void>((resolve) => (fast.length >= count ? resolve() : waiters.push({ count, resolve })));
+  return { transport, held, fast, fastReached, release: () => held.splice(0).forEach((go) => go()) };
+};
+
+const options = { owner: 'host-test', intervalMs: 20, concurrency: 8, timeoutMs: 10_000 };
+
+test('webhook worker: a slow endpoint does not hold up deliveries of later events to another endpoint', async (t) => {
+  const { app, principal } = await setup();
+  const r = receivers();
+  const stop = startWebhookWorker(app, r.transport, options, createLogger('silent'));
+  right(await app.identities.create(principal, { label: 'first' }));
+  await r.fastReached(1);
+  right(await app.identities.create(principal, { label: 'second' }));
+  right(await app.identities.create(principal, { label: 'third' }));
+  await r.fastReached(3);
+  t.is(r.fast.length, 3, 'the fast endpoint got every event');
+  t.true(r.held.length >= 1, 'while the slow endpoint still holds its first delivery');
+  let stopped = false;
+  const stopping = stop().then(() => (stopped = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.false(stopped, 'stop waits for the attempts in flight');
+  while (!stopped) {
+    r.release();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await stopping;
+});
+
+test('webhook worker: fresh jobs go straight from the dispatcher to the pool (two writes per delivery)', async (t) => {
+  const { app, principal, store } = await setup();
+  const r = receivers();
+  const stop = startWebhookWorker(app, r.transport, options, createLogger('silent'));
+  right(await app.identities.create(principal, { label: 'one' }));
+  await r.fastReached(1);
+  r.release();
+  const stopping = stop();
+  while (r.held.length > 0 || (await store.count('webhook_deliveries', { where: { status: 'delivered' } })) < 2) {
+    r.release();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await stopping;
+  const jobs = await store.find('webhook_deliveries', {});
+  t.deepEqual(jobs.map((job) => [job.status, job.version, job.claims]), [['delivered', 2, 1], ['delivered', 2, 1]]);
+});
