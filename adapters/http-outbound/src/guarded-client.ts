@@ -2,6 +2,7 @@ import type { TransportOutcome, UrlGuard, WebhookTransport } from '@ephemail/cor
 import { AgentPool } from './agent-pool.js';
 import type { GuardedRequest, GuardedResponse, GuardOptions } from './guarded-request.js';
 import { guardedRequest, guardedRequestWith } from './guarded-request.js';
+import type { UrlCheck } from './url-check.js';
 import { checkUrl } from './url-check.js';
 
 export interface GuardedClientOptions extends GuardOptions {
@@ -24,14 +25,32 @@ export interface GuardedClient extends WebhookTransport {
 }
 
 /**
+ * The static checks of a URL depend on nothing but its text and `allowHttpLoopback`, so a client
+ * makes them once per URL (a webhook endpoint's URL is posted to again and again). Only they are
+ * remembered: the name is still resolved, and every address checked, at every attempt.
+ */
+const memoizedCheck = (allowHttpLoopback: boolean, capacity = 1024) => {
+  const checks = new Map<string, UrlCheck>();
+  return (url: string): UrlCheck => {
+    const found = checks.get(url);
+    if (found !== undefined) return found;
+    const checked = checkUrl(url, { allowHttpLoopback });
+    if (checks.size >= capacity) checks.clear();
+    checks.set(url, checked);
+    return checked;
+  };
+};
+
+/**
  * The one client for user-supplied URLs. `post` answers `{ status }` or `{ error }` as the
- * core's delivery worker expects; every attempt repeats the URL checks and the DNS check.
+ * core's delivery worker expects; every attempt resolves the name and checks every address.
  */
 export const createGuardedClient = (options: GuardedClientOptions = {}): GuardedClient => {
   const agents = options.keepAlive === false
     ? undefined
     : new AgentPool({ maxAgents: options.maxPools ?? 256, maxSocketsPerAgent: options.maxSocketsPerPool ?? 16, idleMs: options.idleMs ?? 15_000 });
-  const request = (url: string, init: GuardedRequest = {}) => guardedRequestWith(url, init, { options, agents });
+  const check = memoizedCheck(options.allowHttpLoopback ?? false);
+  const request = (url: string, init: GuardedRequest = {}) => guardedRequestWith(url, init, { options, agents, check });
   return {
     request,
     post: async (url, headers, body, { timeoutMs }): Promise<TransportOutcome> => {

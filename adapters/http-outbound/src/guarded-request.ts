@@ -6,6 +6,7 @@ import { classifyAddress } from './address-policy.js';
 import type { Resolver } from './resolver.js';
 import { systemResolver } from './resolver.js';
 import type { Target } from './url-check.js';
+import type { UrlCheck } from './url-check.js';
 import { checkUrl } from './url-check.js';
 
 /** Settings of the guarded client (see the README's options table). */
@@ -89,6 +90,8 @@ export interface RequestContext {
   readonly options: GuardOptions;
   /** Pooled keep-alive agents; without a pool every attempt opens (and closes) its own connection. */
   readonly agents?: AgentPool;
+  /** The static URL checks (default `checkUrl`); a client passes a memo of them. Never DNS. */
+  readonly check?: (url: string) => UrlCheck;
 }
 
 type Settle = (response: GuardedResponse) => void;
@@ -156,7 +159,7 @@ export const guardedRequest = (url: string, request: GuardedRequest = {}, option
 /** {@link guardedRequest} with the client's connection pool. */
 export const guardedRequestWith = async (url: string, request: GuardedRequest, context: RequestContext): Promise<GuardedResponse> => {
   const { options } = context;
-  const checked = checkUrl(url, { allowHttpLoopback: options.allowHttpLoopback });
+  const checked = context.check?.(url) ?? checkUrl(url, { allowHttpLoopback: options.allowHttpLoopback });
   if (!checked.ok) return fail('refused', `refused: ${checked.reason}`);
   const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();

@@ -155,3 +155,24 @@ test('transport: keep-alive reuses one connection per checked address', async (t
     await server.close();
   }
 });
+
+test('transport: a client makes the static URL checks once, but resolves the name and checks its addresses at every attempt', async (t) => {
+  const server = await startServer((_req, res) => res.end());
+  const table: Record<string, string[]> = { 'hooks.localhost': ['127.0.0.1'] };
+  const { resolver, asked } = tableResolver(table);
+  const client = createGuardedClient({ allowHttpLoopback: true, resolver });
+  const url = `http://hooks.localhost:${server.port}/h`;
+  try {
+    t.deepEqual(await client.post(url, json, '{}', { timeoutMs: 2000 }), { status: 200 });
+    t.deepEqual(await client.post(url, json, '{}', { timeoutMs: 2000 }), { status: 200 });
+    table['hooks.localhost'] = ['127.0.0.1', '10.0.0.1'];
+    t.like(await client.post(url, json, '{}', { timeoutMs: 2000 }), { error: 'refused: hooks.localhost resolves to a refused address: 10.0.0.1 is in a special-purpose range (private)' });
+    t.deepEqual(asked, ['hooks.localhost', 'hooks.localhost', 'hooks.localhost'], 'one resolution per attempt');
+    t.is(server.received.length, 2);
+    t.like(await client.request('http://user:pw@hooks.localhost/'), { kind: 'refused' }, 'a URL that fails the static checks is refused every time');
+    t.like(await client.request('http://user:pw@hooks.localhost/'), { kind: 'refused' });
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
