@@ -1,3 +1,8 @@
+export {
+  startBackgroundCheckpointer,
+  type BackgroundCheckpointer,
+  type BackgroundCheckpointerOptions,
+} from './background-checkpointer.js';
 export { SqliteStoreError } from './errors.js';
 export { openSqliteDatabase, type OpenSqliteDatabaseOptions } from './open-sqlite-database.js';
 export {

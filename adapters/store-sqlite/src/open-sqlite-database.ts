@@ -7,6 +7,12 @@ import { guarded } from './errors.js';
 export interface OpenSqliteDatabaseOptions {
   /** How long a statement waits for another connection's write lock before failing. Default 5000. */
   readonly busyTimeoutMs?: number;
+  /**
+   * WAL size in pages at which a commit checkpoints on this connection (`wal_autocheckpoint`).
+   * Default 1000, SQLite's own. With a background checkpointer, set it far higher (the host uses
+   * 10,000) so that requests checkpoint only when the worker has fallen behind.
+   */
+  readonly autoCheckpointPages?: number;
 }
 
 /** In-memory and anonymous temporary databases have no file, so no directory to create. */
@@ -22,6 +28,10 @@ export const openSqliteDatabase = (path: string, options: OpenSqliteDatabaseOpti
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     throw new RangeError('sqlite store: busyTimeoutMs must be a non-negative integer');
   }
+  const autoCheckpointPages = options.autoCheckpointPages ?? 1000;
+  if (!Number.isInteger(autoCheckpointPages) || autoCheckpointPages < 1) {
+    throw new RangeError('sqlite store: autoCheckpointPages must be a positive integer');
+  }
   if (hasFile(path)) mkdirSync(dirname(resolve(path)), { recursive: true });
   const db = guarded('open', () => new Database(path, { timeout: busyTimeoutMs }));
   try {
@@ -34,6 +44,7 @@ export const openSqliteDatabase = (path: string, options: OpenSqliteDatabaseOpti
       // crash can roll back the last few commits. FULL would fsync every commit for that case.
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      db.pragma(`wal_autocheckpoint = ${autoCheckpointPages}`);
       // The store declares no foreign keys, but a host may keep its own tables in the same file.
       db.pragma('foreign_keys = ON');
     });

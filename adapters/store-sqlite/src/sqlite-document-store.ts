@@ -7,6 +7,7 @@ import type {
   StoredDocument,
 } from '@ephemail/core';
 import type Database from 'better-sqlite3';
+import type { BackgroundCheckpointer } from './background-checkpointer.js';
 import { guarded } from './errors.js';
 import { GroupCommit } from './group-commit.js';
 import { createIndexSql, createTableSql, declaredIndexName } from './schema.js';
@@ -25,6 +26,8 @@ export interface SqliteDocumentStoreOptions {
    * makes every write its own autocommit statement (kept for measuring the difference).
    */
   readonly groupCommit?: boolean;
+  /** A checkpointer of the same file (see background-checkpointer.ts), stopped when the store closes. */
+  readonly checkpointer?: BackgroundCheckpointer;
 }
 
 interface Row {
@@ -63,6 +66,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly table: string;
   private readonly statements: StatementCache;
   private readonly batch: GroupCommit | undefined;
+  private readonly checkpointer: BackgroundCheckpointer | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -75,6 +79,7 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     this.statements = new StatementCache(db, cacheSize);
     this.batch = options.groupCommit === false ? undefined : new GroupCommit(db);
+    this.checkpointer = options.checkpointer;
     // The table exists before init so every operation works on any collection, as in memory.
     guarded('create table', () => db.exec(createTableSql(this.table)));
   }
@@ -184,6 +189,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.batch?.flush();
     this.statements.clear();
     guarded('close', () => this.db.close());
+    await this.checkpointer?.stop();
   }
 
   private write<T>(operation: string, work: () => T): Promise<T> {

@@ -50,7 +50,11 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
   const c = root.createChildContainer();
   c.register(TOKENS.config, { useValue: config });
   c.register(TOKENS.logger, { useFactory: instanceCachingFactory(() => overrides.logger ?? createLogger(config.LOG_LEVEL)) });
-  c.register(TOKENS.store, { useFactory: instanceCachingFactory(() => overrides.store ?? openStore(config.DATABASE_URL)) });
+  c.register(TOKENS.store, {
+    useFactory: instanceCachingFactory(
+      (d) => overrides.store ?? openStore(config.DATABASE_URL, (error) => d.resolve<Logger>(TOKENS.logger).warn({ err: error.message }, 'store warning')),
+    ),
+  });
   c.register(TOKENS.registry, { useFactory: instanceCachingFactory(() => new Registry()) });
   c.register(TOKENS.ephemail, {
     useFactory: instanceCachingFactory((d) =>

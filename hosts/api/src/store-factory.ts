@@ -1,7 +1,7 @@
 import type { DocumentStore } from '@ephemail/core';
 import { createMemoryDocumentStore } from '@ephemail/core';
 import { connectMongo, createMongoDocumentStore } from '@ephemail/store-mongodb';
-import { createSqliteDocumentStore, openSqliteDatabase } from '@ephemail/store-sqlite';
+import { createSqliteDocumentStore, openSqliteDatabase, startBackgroundCheckpointer } from '@ephemail/store-sqlite';
 
 const MONGODB_URL = /^mongodb(\+srv)?:\/\//;
 
@@ -11,11 +11,21 @@ const MONGODB_URL = /^mongodb(\+srv)?:\/\//;
  * own (majority writes, retryable writes, fail-fast timeouts) and closes it when it closes; the
  * driver connects on the store's first operation and reconnects by itself after an outage.
  */
-export const openStore = (databaseUrl: string): DocumentStore => {
+export const openStore = (databaseUrl: string, onWarning: (error: Error) => void = () => undefined): DocumentStore => {
   if (databaseUrl === 'memory:') return createMemoryDocumentStore();
-  if (databaseUrl.startsWith('sqlite:')) return createSqliteDocumentStore(openSqliteDatabase(databaseUrl.slice('sqlite:'.length)));
+  if (databaseUrl.startsWith('sqlite:')) return openSqliteStore(databaseUrl.slice('sqlite:'.length), onWarning);
   if (MONGODB_URL.test(databaseUrl)) return createMongoDocumentStore(connectMongo(databaseUrl).db, { closeClient: true });
   throw new Error(`unsupported DATABASE_URL scheme: ${databaseUrl.split(':')[0]}`);
+};
+
+/**
+ * A SQLite file gets a background checkpointer, so requests do not pay for copying the WAL into
+ * the file; the connection keeps a 10,000-page automatic checkpoint only as a backstop.
+ */
+const openSqliteStore = (path: string, onWarning: (error: Error) => void): DocumentStore => {
+  if (path === ':memory:' || path === '') return createSqliteDocumentStore(openSqliteDatabase(path));
+  const db = openSqliteDatabase(path, { autoCheckpointPages: 10_000 });
+  return createSqliteDocumentStore(db, { checkpointer: startBackgroundCheckpointer(path, { onError: onWarning }) });
 };
 
 /** The URL with any password replaced, for logs. */
