@@ -1,20 +1,18 @@
-import { randomBytes, randomInt } from 'node:crypto';
 import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
+import { RandomPool } from './random-pool.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Wall-clock time. */
 export const systemClock: Clock = { now: () => new Date() };
 
+const pool = new RandomPool();
+
 /** Identifiers from node:crypto: `<prefix>_` + 24 base64url characters (144 random bits). */
 export const cryptoIds: Ids = {
-  next: (prefix) => `${prefix}_${randomBytes(18).toString('base64url')}`,
-  secret: (length) => {
-    let out = '';
-    for (let i = 0; i < length; i += 1) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
-    return out;
-  },
+  next: (prefix) => `${prefix}_${pool.bytes(18).toString('base64url')}`,
+  secret: (length) => pool.chars(ALPHANUMERIC, length),
 };
 
 /** A clock that only moves when told to: for tests of TTLs, leases and retries. */
