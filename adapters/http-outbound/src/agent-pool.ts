@@ -23,7 +23,10 @@ export class AgentPool {
       this.agents.set(key, found);
       return found;
     }
-    const settings = { keepAlive: true, maxSockets: this.options.maxSocketsPerAgent, maxFreeSockets: 16, timeout: this.options.idleMs };
+    // Every connection a burst opened stays open for the next burst (until `idleMs`): keeping
+    // fewer idle than may be open closed and reopened most of them on every burst of deliveries.
+    const max = this.options.maxSocketsPerAgent;
+    const settings = { keepAlive: true, maxSockets: max, maxFreeSockets: max, timeout: this.options.idleMs };
     const agent = protocol === 'https:' ? new https.Agent(settings) : new http.Agent(settings);
     this.agents.set(key, agent);
     if (this.agents.size > this.options.maxAgents) this.evictOldest();

@@ -176,3 +176,22 @@ test('transport: a client makes the static URL checks once, but resolves the nam
     await server.close();
   }
 });
+
+test('transport: connections opened by a burst of posts to one origin are all kept for the next burst', async (t) => {
+  const server = await startServer((_req, res) => res.end());
+  let connections = 0;
+  server.server.on('connection', () => (connections += 1));
+  const client = createGuardedClient({ allowHttpLoopback: true, maxSocketsPerPool: 24 });
+  const burst = () => Promise.all(Array.from({ length: 24 }, () => client.post(`http://127.0.0.1:${server.port}/h`, json, '{}', { timeoutMs: 2000 })));
+  try {
+    await burst();
+    const opened = connections;
+    t.true(opened > 16, `the burst opened more connections than the old idle limit (${opened})`);
+    await burst();
+    await burst();
+    t.is(connections, opened, 'no connection was closed and opened again');
+  } finally {
+    client.close();
+    await server.close();
+  }
+});
