@@ -129,6 +129,8 @@ class Pool implements DeliveryPool {
   private readonly endpoints: EndpointCache;
   private filling: Promise<void> | undefined;
   private again = false;
+  /** Whether the last fill left due jobs behind (a full page, or jobs passed over for their endpoint's share). */
+  private moreDue = false;
   private closed = false;
   private failure: { readonly error: unknown } | undefined;
   private waiters: (() => void)[] = [];
@@ -170,6 +172,8 @@ class Pool implements DeliveryPool {
   }
 
   fill(): Promise<void> {
+    // Whoever asks has news (or a timer): jobs may be due until a read finds none left.
+    this.moreDue = true;
     if (this.filling !== undefined) {
       this.again = true;
       return this.filling;
@@ -236,8 +240,9 @@ class Pool implements DeliveryPool {
       // The first page is sized to the free slots; pages after jobs were passed over, to a batch.
       const limit = page === 0 ? Math.min(batch, this.slots.free * 2) : batch;
       const due = await findDue(this.a.deps, limit, offset);
-      const passed = await Promise.all(shuffle(due, this.a.deps.webhooks.random).map((doc) => this.claim(doc)));
-      offset += passed.filter(Boolean).length;
+      const passed = (await Promise.all(shuffle(due, this.a.deps.webhooks.random).map((doc) => this.claim(doc)))).filter(Boolean).length;
+      offset += passed;
+      this.moreDue = due.length === limit || offset > 0;
       if (due.length < limit) return;
     }
   }
@@ -274,8 +279,9 @@ class Pool implements DeliveryPool {
       .then((outcome) => this.count(outcome), (error: unknown) => this.fail(error))
       .finally(() => {
         this.slots.give(held.job.webhook_id, false);
-        // Refill once a quarter of the slots is free: one query serves several attempts.
-        if (!this.closed && this.slots.free >= Math.max(1, Math.floor(this.slots.capacity / 4))) void this.fill();
+        // Refill once a quarter of the slots is free (one query serves several attempts), and
+        // only when the last fill left jobs due: otherwise news and the caller's timer ask.
+        if (this.moreDue && !this.closed && this.slots.free >= Math.max(1, Math.floor(this.slots.capacity / 4))) void this.fill();
         this.wakeWaiters();
       });
   }

@@ -15,6 +15,8 @@ export const WEBHOOK_RELAY = 'webhooks';
 export interface DispatchReport extends RelayReport {
   /** Delivery jobs created in this tick (a re-handed event creates none twice). */
   readonly enqueued: number;
+  /** Of those, the jobs handed straight to `handoff`; the others wait in the store for a worker. */
+  readonly handedOff: number;
 }
 
 /**
@@ -45,17 +47,22 @@ const enqueueOne = async (deps: WebhookDeps, job: DeliveryJob, endpoint: Webhook
   }
   if (outcome === 'inserted') handoff.start(claimed, endpoint);
   else handoff.release(endpoint.id);
-  return outcome;
+  return outcome === 'inserted' ? 'handed' : outcome;
 };
 
 /**
  * One job per (event, subscribed endpoint), inserted if absent under an id derived from both:
  * when the relay hands a batch again after a crash, nothing is enqueued twice.
  */
-export const enqueueDeliveries = async (deps: WebhookDeps, events: readonly EventRecord[], handoff?: DeliveryHandoff): Promise<number> => {
+export const enqueueDeliveries = async (
+  deps: WebhookDeps,
+  events: readonly EventRecord[],
+  handoff?: DeliveryHandoff,
+): Promise<{ enqueued: number; handedOff: number }> => {
   const endpointsOf = new Map<string, Promise<WebhookRecord[]>>();
   const now = deps.clock.now();
   let enqueued = 0;
+  let handedOff = 0;
   for (const event of events) {
     if (!isWebhookEventType(event.type)) continue;
     const tenant = `${event.org_id}\n${event.project_id}`;
@@ -67,9 +74,10 @@ export const enqueueDeliveries = async (deps: WebhookDeps, events: readonly Even
     const outcomes = await Promise.all(
       targets.map((endpoint) => enqueueOne(deps, newDeliveryJob(deliveryJobId(event.id, endpoint.id), endpoint, event, now, false), endpoint, now, handoff)),
     );
-    enqueued += outcomes.filter((outcome) => outcome === 'inserted').length;
+    enqueued += outcomes.filter((outcome) => outcome !== 'exists').length;
+    handedOff += outcomes.filter((outcome) => outcome === 'handed').length;
   }
-  return enqueued;
+  return { enqueued, handedOff };
 };
 
 /**
@@ -78,8 +86,11 @@ export const enqueueDeliveries = async (deps: WebhookDeps, events: readonly Even
  */
 export const dispatchTick = async (deps: WebhookDeps, owner: string, options: DispatchOptions = {}): Promise<DispatchReport> => {
   let enqueued = 0;
+  let handedOff = 0;
   const report = await relayTick(deps, WEBHOOK_RELAY, owner, async (events) => {
-    enqueued += await enqueueDeliveries(deps, events, options.handoff);
+    const counts = await enqueueDeliveries(deps, events, options.handoff);
+    enqueued += counts.enqueued;
+    handedOff += counts.handedOff;
   }, options);
-  return { ...report, enqueued };
+  return { ...report, enqueued, handedOff };
 };

@@ -89,13 +89,16 @@ test('dispatch hand-off: fresh jobs are inserted claimed and posted without a fi
   for (let i = 0; i < 5; i += 1) right(await app.identities.create(principal, { label: `h${i}` }));
   const receiver = slowAndFast();
   const pool = app.webhooks.deliveryPool('host-1', receiver.transport, { concurrency: 3, perEndpoint: 3 });
-  t.like(await app.webhooks.dispatchTick('host-1', { handoff: pool }), { enqueued: 5 });
+  t.like(await app.webhooks.dispatchTick('host-1', { handoff: pool }), { enqueued: 5, handedOff: 3 });
   await until(() => receiver.held.length === 3);
   const jobs = await store.find('webhook_deliveries', {});
   const handed = jobs.filter((job) => job.status === 'delivering');
   t.is(handed.length, 3, 'three slots: three jobs started straight from the dispatcher, no fill');
   t.true(handed.every((job) => job.version === 1 && job.claims === 1 && job.lease_owner === 'host-1'), 'inserted claimed: one write');
   t.is(jobs.filter((job) => job.status === 'pending').length, 2, 'the others were inserted pending, for any worker');
+  // As a worker does when the dispatcher enqueued more than it handed off: the pool is full
+  // now, so the freed slots are refilled from the pending jobs as the attempts end.
+  await pool.fill();
   while (receiver.held.length > 0 || pool.inFlight > 0) {
     receiver.releaseAll();
     await new Promise((resolve) => setImmediate(resolve));
