@@ -36,7 +36,7 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
   const dispatch = async () => {
     const report = await ephemail.webhooks.dispatchTick(options.owner, { batch: DISPATCH_BATCH, handoff: pool });
     // Jobs the pool had no room for are pending in the store; more events may be waiting too.
-    if (report.enqueued > 0) void pool.fill();
+    if (report.enqueued > report.handedOff) void pool.fill();
     if (report.handled >= DISPATCH_BATCH) again = true;
   };
   const tick = (): void => {
