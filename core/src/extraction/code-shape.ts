@@ -26,19 +26,36 @@ const groupedShape = (printed: string): Shape | undefined => {
   return ok ? { value: printed, prior: 1.2, kind: 'grouped' } : undefined;
 };
 
-const plainShape = (t: string): Shape | undefined => {
-  // No shape below admits a token outside 4..32 characters: skip the counting for long words.
+/** Letter and digit counts of a token, counted in one pass (no regular expressions, no arrays). */
+interface Classes {
+  readonly digits: number;
+  readonly upper: number;
+  readonly lower: number;
+}
+
+const classesOf = (t: string): Classes => {
+  let digits = 0;
+  let upper = 0;
+  let lower = 0;
+  for (let i = 0; i < t.length; i += 1) {
+    const c = t.charCodeAt(i);
+    if (c >= 48 && c <= 57) digits += 1;
+    else if (c >= 65 && c <= 90) upper += 1;
+    else if (c >= 97 && c <= 122) lower += 1;
+  }
+  return { digits, upper, lower };
+};
+
+const plainShape = (t: string, { digits, upper, lower }: Classes): Shape | undefined => {
+  // No shape below admits a token outside 4..32 characters.
   if (t.length < 4 || t.length > 32) return undefined;
-  const digits = /\d/.test(t);
-  const upper = (t.match(/[A-Z]/g) ?? []).length;
-  const lower = (t.match(/[a-z]/g) ?? []).length;
-  if (lower === 0 && digits && upper > 0 && t.length >= 4 && t.length <= 12) {
+  if (lower === 0 && digits > 0 && upper > 0 && t.length <= 12) {
     return { value: t, prior: t.length >= 6 && t.length <= 8 ? 0.8 : 0.3, kind: 'alnum' };
   }
-  if (lower === 0 && !digits && t.length >= 4 && t.length <= 10) return { value: t, prior: -1.8, kind: 'letters' };
+  if (lower === 0 && digits === 0 && t.length <= 10) return { value: t, prior: -1.8, kind: 'letters' };
   // Long mixed-case strings are codes only when they look random, not like a CamelCase word.
-  const random = (digits && upper > 0 && lower > 0) || (upper >= 3 && lower >= 3 && t.length >= 10);
-  if (random && t.length >= 8 && t.length <= 32) return { value: t, prior: -0.2, kind: 'mixed' };
+  const random = (digits > 0 && upper > 0 && lower > 0) || (upper >= 3 && lower >= 3 && t.length >= 10);
+  if (random && t.length >= 8) return { value: t, prior: -0.2, kind: 'mixed' };
   return undefined;
 };
 
@@ -47,8 +64,12 @@ const plainShape = (t: string): Shape | undefined => {
  * a possible code, or rejects it: dates, UUID pieces, short numbers and plain words are never codes.
  */
 export const shapeOf = (printed: string): Shape | undefined => {
+  const classes = classesOf(printed);
+  // Most tokens are words: with lower-case letters, no digit and under three capitals, no shape
+  // below admits them, so they are refused before any pattern runs.
+  if (classes.digits === 0 && classes.lower > 0 && classes.upper < 3) return undefined;
   if (DATE_LIKE.test(printed) || UUID_LIKE.test(printed)) return undefined;
   if (/^[0-9][0-9 \t\u00a0-]*$/.test(printed)) return digitsShape(printed);
   if (printed.includes('-')) return groupedShape(printed);
-  return plainShape(printed);
+  return plainShape(printed, classes);
 };

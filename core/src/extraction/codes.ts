@@ -84,7 +84,7 @@ const contextSignals = (seg: Segment, start: number, end: number, printed: strin
   if (firstAfter(seg.codeWords, end, Math.min(le, end + 30)) !== undefined) sig.keyword_after = 1.8;
   const decoy = lastBefore(seg.decoyWords, start, Math.max(ls, start - 20));
   if (decoy !== undefined && (kw === undefined || decoy >= kw)) sig.decoy_word = -4;
-  TIME_AFTER.lastIndex = end + (/^[ \u00a0]/.test(text.slice(end, end + 1)) ? 1 : 0);
+  TIME_AFTER.lastIndex = text[end] === ' ' || text[end] === '\u00a0' ? end + 1 : end;
   if (TIME_AFTER.test(text)) sig.duration = -5;
   if (text[start - 1] === '#' && kw === undefined) sig.hash_prefix = -1.5;
   if (/[(（[【][^)）\]】]{0,14}$/.test(text.slice(Math.max(ls, start - 15), start)) && /^\s?[)）\]】]/.test(text.slice(end, end + 3))) {
@@ -94,8 +94,7 @@ const contextSignals = (seg: Segment, start: number, end: number, printed: strin
   return sig;
 };
 
-const sighting = (seg: Segment, start: number, printed: string, extra: Record<string, number> = {}): CodeSighting | undefined => {
-  const shape = shapeOf(printed);
+const sighting = (seg: Segment, start: number, printed: string, extra: Record<string, number> = {}, shape = shapeOf(printed)): CodeSighting | undefined => {
   if (!shape) return undefined;
   const signals = { shape: shape.prior, ...contextSignals(seg, start, start + printed.length, printed), ...extra };
   const score = Object.values(signals).reduce((a, b) => a + b, BASE);
@@ -133,8 +132,12 @@ const scanSegment = (seg: Segment): CodeSighting[] => {
   }
   for (const m of text.matchAll(TOKEN_RE)) {
     const [s, e] = [m.index, m.index + m[0].length];
-    if (m[0].length < 4 || glued(text, s, e) || inside(phones, s, e) || inside(grouped, s, e)) continue;
-    const found = sighting(seg, s, m[0].replace(/[\u2010\u2011]/g, '-'));
+    if (m[0].length < 4) continue;
+    // The shape is the cheapest test and refuses most tokens (plain words), so it comes first.
+    const printed = m[0].replace(/[\u2010\u2011]/g, '-');
+    const shape = shapeOf(printed);
+    if (!shape || glued(text, s, e) || inside(phones, s, e) || inside(grouped, s, e)) continue;
+    const found = sighting(seg, s, printed, {}, shape);
     if (found) out.push(found);
   }
   return out;
