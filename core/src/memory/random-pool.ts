@@ -43,3 +43,6 @@ export class RandomPool {
     return out;
   }
 }
+
+/** The process's pool: ids, secrets and nonces all draw from it. */
+export const sharedRandomPool = new RandomPool();

@@ -1,13 +1,11 @@
 import type { Clock } from '../ports/clock.js';
 import type { Ids } from '../ports/ids.js';
-import { RandomPool } from './random-pool.js';
+import { sharedRandomPool as pool } from './random-pool.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Wall-clock time. */
 export const systemClock: Clock = { now: () => new Date() };
-
-const pool = new RandomPool();
 
 /** Identifiers from node:crypto: `<prefix>_` + 24 base64url characters (144 random bits). */
 export const cryptoIds: Ids = {
