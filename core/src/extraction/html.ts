@@ -17,6 +17,17 @@ const BLOCK = new Set([
 const CELL = new Set(['td', 'th']);
 const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'area', 'base', 'wbr', 'source']);
 const TAG_NAME = /^(\/?)([a-zA-Z][a-zA-Z0-9:-]*)/;
+const TAG_NAME_AT = /(\/?)([a-zA-Z][a-zA-Z0-9:-]*)/y;
+
+/**
+ * The name of the tag opened at `lt`, read in place rather than from a slice. A name runs at most
+ * 63 characters from the '<' (longer ones are cut there, as they always were).
+ */
+const tagNameAt = (html: string, lt: number, gt: number): RegExpExecArray | null => {
+  TAG_NAME_AT.lastIndex = lt + 1;
+  const m = TAG_NAME_AT.exec(html);
+  return m && lt + 1 + m[0].length > lt + 64 ? TAG_NAME.exec(html.slice(lt + 1, Math.min(gt, lt + 64))) : m;
+};
 const ATTR = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/i;
 const INVISIBLE_CHARS = /[\u200b-\u200f\u2060\ufeff\u00ad]|\u034f/g;
@@ -31,6 +42,15 @@ const attrs = (source: string): Map<string, string> => {
 };
 
 const squash = (s: string): string => s.replace(INVISIBLE_CHARS, '').replace(/[ \t\r\n\f\u00a0]+/g, ' ');
+
+/** True when `s` holds only the blanks `squash` folds (space, tab, CR, LF, form feed, no-break space). */
+const onlyBlanks = (s: string): boolean => {
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 10 && c !== 12 && c !== 0xa0) return false;
+  }
+  return true;
+};
 
 interface OpenAnchor {
   href: string;
@@ -56,6 +76,8 @@ class Walker {
 
   text(raw: string): void {
     if (this.skip || raw.length === 0) return;
+    // Indentation between tags is most of the text of mail HTML: it squashes to one space.
+    if (onlyBlanks(raw)) return this.emit(' ');
     const s = squash(decodeEntities(raw));
     if (s.length > 0) this.emit(s);
   }
@@ -103,13 +125,25 @@ class Walker {
   }
 }
 
+const isSpaceOrTab = (c: number): boolean => c === 32 || c === 9;
+
+/** Trims spaces and tabs off a line and the spaces around its tabs, without a pattern for most lines. */
+const tidyLine = (line: string): string => {
+  let a = 0;
+  let b = line.length;
+  while (a < b && isSpaceOrTab(line.charCodeAt(a))) a += 1;
+  while (b > a && isSpaceOrTab(line.charCodeAt(b - 1))) b -= 1;
+  const trimmed = a === 0 && b === line.length ? line : line.slice(a, b);
+  return trimmed.includes('\t') ? trimmed.replace(/ ?\t ?/g, '\t') : trimmed;
+};
+
 const finish = (w: Walker, rest: string): HtmlView => {
   w.text(rest);
   w.closeAnchor();
   const text = w.out
     .join('')
     .split('\n')
-    .map((line) => line.replace(/^[ \t]+|[ \t]+$/g, '').replace(/ ?\t ?/g, '\t'))
+    .map(tidyLine)
     .filter((line, i, lines) => line.length > 0 || (i > 0 && (lines[i - 1] ?? '').length > 0))
     .join('\n')
     .trim();
@@ -127,23 +161,24 @@ export const htmlToView = (html: string): HtmlView => {
   // reused, so hostile markup (thousands of unclosed tags) stays linear.
   let pos = 0;
   let gt = -1;
+  const skipTo = (from: number, close: string): number => {
+    const end = html.indexOf(close, from);
+    return end < 0 ? html.length : end + close.length;
+  };
   for (;;) {
     const lt = html.indexOf('<', pos);
     if (lt < 0) break;
-    w.text(html.slice(pos, lt));
-    const skipTo = (close: string): number => {
-      const end = html.indexOf(close, lt);
-      return end < 0 ? html.length : end + close.length;
-    };
-    if (html.startsWith('<!--', lt)) pos = skipTo('-->');
-    else if (html.startsWith('<![CDATA[', lt)) pos = skipTo(']]>');
+    if (lt > pos && !w.skip) w.text(html.slice(pos, lt));
+    if (html.startsWith('<!--', lt)) pos = skipTo(lt, '-->');
+    else if (html.startsWith('<![CDATA[', lt)) pos = skipTo(lt, ']]>');
     else {
       if (gt < lt) gt = html.indexOf('>', lt);
       if (gt < 0) return finish(w, html.slice(lt));
-      const name = TAG_NAME.exec(html.slice(lt + 1, Math.min(gt, lt + 64)));
+      const name = tagNameAt(html, lt, gt);
+      const declaration = html[lt + 1] === '!' || html[lt + 1] === '?';
       if (name?.[2] !== undefined) w.tag(name[1] === '/', name[2].toLowerCase(), html.slice(lt + 1 + name[0].length, gt).trim());
-      else if (!/^[!?]/.test(html.slice(lt + 1, lt + 2))) w.text('<');
-      pos = name || /^[!?]/.test(html.slice(lt + 1, lt + 2)) ? gt + 1 : lt + 1;
+      else if (!declaration) w.text('<');
+      pos = name || declaration ? gt + 1 : lt + 1;
     }
   }
   return finish(w, html.slice(pos));
