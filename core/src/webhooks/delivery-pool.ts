@@ -231,7 +231,7 @@ class Pool implements DeliveryPool {
    * Reads due jobs page by page and claims those it has room for. A job whose endpoint already
    * has its share of slots is passed over and stays due, and the next page starts after it, so
    * a backlog of one slow endpoint at the head of the due order does not hide the other
-   * endpoints' jobs behind it, up to six pages deep (see ADR 0008 for deeper backlogs).
+   * endpoints' jobs behind it, up to six pages deep (see ADR 0009 for deeper backlogs).
    */
   private async fillOnce(): Promise<void> {
     const batch = Math.max(1, this.options.batch ?? 100);

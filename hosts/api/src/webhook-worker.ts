@@ -58,7 +58,7 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
   };
   const warnOfFailures = (): void => {
     const now = pool.report();
-    if (now.failed > reported.failed) logger.warn({ failed: now.failed - reported.failed, ...now }, 'webhook deliveries failed');
+    if (now.failed > reported.failed) logger.warn({ ...now, newlyFailed: now.failed - reported.failed }, 'webhook deliveries failed');
     reported = now;
   };
   const timer = setInterval(() => {
