@@ -15,11 +15,11 @@ export const runBaseline = async (receiver: Receiver, options: { rate: number; e
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSockets });
   let errors = 0;
   let non2xx = 0;
-  const post = (body: string) =>
+  const post = (body: string, endpoint: number) =>
     new Promise<void>((resolve) => {
       const timestamp = Math.floor(Date.now() / 1000);
       const req = http.request(
-        { host: '127.0.0.1', port: receiver.port, path: '/hook', method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-timestamp': String(timestamp), 'x-signature': signWebhook(SECRET, timestamp, body) } },
+        { host: '127.0.0.1', port: receiver.port, path: `/hook/${endpoint}`, method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-timestamp': String(timestamp), 'x-signature': signWebhook(SECRET, timestamp, body) } },
         (res) => {
           if (res.statusCode! < 200 || res.statusCode! > 299) non2xx += 1;
           res.resume();
@@ -36,7 +36,7 @@ export const runBaseline = async (receiver: Receiver, options: { rate: number; e
   const startedAt = Date.now();
   const events = await offer(options.rate, options.durationMs, (i) => {
     const body = JSON.stringify({ id: `evt_baseline_${i}`, type: 'identity.provisioned', timestamp: new Date().toISOString(), data: { n: i } });
-    for (let e = 0; e < options.endpoints; e += 1) inFlight.push(post(body));
+    for (let e = 0; e < options.endpoints; e += 1) inFlight.push(post(body, e));
   });
   await Promise.all(inFlight);
   const taken = await receiver.take();

@@ -12,10 +12,16 @@ import { offer, sleep, summarize } from './stats.js';
 export interface PipelineOptions {
   readonly rate: number;
   readonly endpoints: number;
+  /**
+   * `fanout`: every endpoint subscribed to every event (one project, N endpoints: N deliveries
+   * per event). `shared`: N projects with one endpoint each, events spread over them in turn
+   * (one delivery per event).
+   */
+  readonly spread: 'fanout' | 'shared';
   readonly durationMs: number;
-  /** Delivery ticks running side by side in this process, and attempts in flight per tick. */
-  readonly loops: number;
+  /** Attempts the delivery pool keeps in flight, in all and per endpoint. */
   readonly concurrency: number;
+  readonly perEndpoint: number;
   /** How long an idle loop waits before ticking again (the host's timer period), unless woken. */
   readonly pollMs: number;
   /** Least time between two dispatch ticks. */
@@ -29,9 +35,25 @@ const unwrap = <A>(either: { _tag: 'Left'; left: { _tag: string } } | { _tag: 'R
   return either.right;
 };
 
-const tenant = async (service: Ephemail): Promise<Principal> => {
-  const key = unwrap(await service.auth.createApiKey({ orgId: 'org_bench', projectIds: ['proj_bench'], scopes: ['identities:write', 'webhooks:write'], plan: 'enterprise' }));
-  return unwrap(await service.auth.authenticate({ authorization: `Bearer ${key.key}`, orgId: 'org_bench', projectId: 'proj_bench' }));
+/** One principal per project of the benchmark's organization. */
+const tenants = async (service: Ephemail, projects: number): Promise<Principal[]> => {
+  const projectIds = Array.from({ length: projects }, (_, i) => `proj_bench_${i}`);
+  const key = unwrap(await service.auth.createApiKey({ orgId: 'org_bench', projectIds, scopes: ['identities:write', 'webhooks:write'], plan: 'enterprise' }));
+  const principals: Principal[] = [];
+  for (const projectId of projectIds) principals.push(unwrap(await service.auth.authenticate({ authorization: `Bearer ${key.key}`, orgId: 'org_bench', projectId })));
+  return principals;
+};
+
+/** The endpoints (all in one project for `fanout`, one per project for `shared`) and their secrets. */
+const endpoints = async (service: Ephemail, receiver: Receiver, options: PipelineOptions): Promise<Principal[]> => {
+  const principals = await tenants(service, options.spread === 'shared' ? options.endpoints : 1);
+  const secrets: string[] = [];
+  for (let i = 0; i < options.endpoints; i += 1) {
+    const owner = principals[i % principals.length]!;
+    secrets.push(unwrap(await service.webhooks.create(owner, { url: `http://127.0.0.1:${receiver.port}/hook/${i}`, events: ['identity.provisioned'] })).secret);
+  }
+  await receiver.setSecrets(secrets);
+  return principals;
 };
 
 /**
@@ -98,8 +120,10 @@ const loop = async (running: () => boolean, tick: () => Promise<number>, wake: W
 
 /**
  * The real path on the host's default store (SQLite, a fresh file): identities created at the
- * offered rate record `identity.provisioned`; the webhook relay enqueues a job per endpoint;
- * delivery ticks post through the guarded client to the receiver process.
+ * offered rate record `identity.provisioned`; the webhook relay enqueues a job per endpoint and
+ * hands those it has room for straight to the delivery pool (as the host's worker does); the
+ * pool posts through the guarded client to the receiver process and refills freed slots from
+ * the jobs left pending.
  */
 export const runWebhooks = async (receiver: Receiver, options: PipelineOptions) => {
   const dir = mkdtempSync(join(tmpdir(), 'webhooks-bench-'));
@@ -112,27 +136,31 @@ export const runWebhooks = async (receiver: Receiver, options: PipelineOptions) 
   });
   await service.init();
   const client = createGuardedClient({ allowHttpLoopback: true, maxSocketsPerPool: options.maxSockets });
+  const errors: string[] = [];
   try {
-    const principal = await tenant(service);
-    const secrets: string[] = [];
-    for (let i = 0; i < options.endpoints; i += 1) {
-      secrets.push(unwrap(await service.webhooks.create(principal, { url: `http://127.0.0.1:${receiver.port}/hook/${i}`, events: ['identity.provisioned'] })).secret);
-    }
-    await receiver.setSecrets(secrets);
+    const principals = await endpoints(service, receiver, options);
+    const pool = service.webhooks.deliveryPool('bench', client, {
+      concurrency: options.concurrency,
+      perEndpoint: options.perEndpoint,
+      onError: (error) => errors.push(String(error)),
+    });
     let running = true;
     const dispatchWake = new Wake();
-    const deliverWakes = Array.from({ length: options.loops }, () => new Wake());
+    const fillWake = new Wake();
     const unsubscribe = service.events.subscribe(() => dispatchWake.wake());
     const dispatch = async () => {
-      const report = await service.webhooks.dispatchTick('bench', { batch: 500 });
-      if (report.enqueued > 0) for (const wake of deliverWakes) wake.wake();
+      const report = await service.webhooks.dispatchTick('bench', { batch: 500, handoff: pool });
+      // Jobs the pool had no room for wait as pending: the pool refills from them.
+      if (report.enqueued > report.handedOff) fillWake.wake();
       return report.handled;
     };
-    const deliver = (i: number) => async () =>
-      (await service.webhooks.deliverTick(`bench-${i}`, client, { concurrency: options.concurrency, batch: 200, maxJobs: 2000 })).claimed;
+    const fill = async () => {
+      await pool.fill();
+      return 0;
+    };
     const loops = [
       loop(() => running, dispatch, dispatchWake, options.pollMs, options.dispatchSpacingMs),
-      ...deliverWakes.map((wake, i) => loop(() => running, deliver(i), wake, options.pollMs)),
+      loop(() => running, fill, fillWake, options.pollMs),
     ];
     // Events are recorded one after another, as they fall due: concurrent creations of one
     // organization would contend on its quota counter, which is not what is measured here. If
@@ -140,25 +168,27 @@ export const runWebhooks = async (receiver: Receiver, options: PipelineOptions) 
     let recording: Promise<unknown> = Promise.resolve();
     const startedAt = Date.now();
     const events = await offer(options.rate, options.durationMs, (i) => {
-      recording = recording.then(() => service.identities.create(principal, { label: `bench ${i}` }));
+      recording = recording.then(() => service.identities.create(principals[i % principals.length]!, { label: `bench ${i}` }));
     });
     await recording;
     const recordedMs = Date.now() - startedAt;
-    const expected = events * options.endpoints;
+    const expected = events * (options.spread === 'shared' ? 1 : options.endpoints);
     const drainDeadline = Date.now() + options.drainTimeoutMs;
     while ((await receiver.count()) < expected && Date.now() < drainDeadline) await sleep(50);
     running = false;
     unsubscribe();
     dispatchWake.wake();
-    for (const wake of deliverWakes) wake.wake();
+    fillWake.wake();
     await Promise.all(loops);
+    await pool.close();
     const taken = await receiver.take();
     const stages = await stageLatencies(service.deps.store);
     const store = service.deps.store;
     const states = Object.fromEntries(
       await Promise.all(['pending', 'delivering', 'delivered', 'failed'].map(async (status) => [status, await store.count('webhook_deliveries', { where: { status } })])),
     );
-    return { events, expected, startedAt, taken, states, stages, recordedEventsPerSec: Number((events / (recordedMs / 1000)).toFixed(1)) };
+    if (errors.length > 0) throw new Error(`the delivery pool reported ${errors.length} store errors, first: ${errors[0]}`);
+    return { events, expected, startedAt, taken, states, stages, pool: pool.report(), recordedEventsPerSec: Number((events / (recordedMs / 1000)).toFixed(1)) };
   } finally {
     client.close();
     await service.close();

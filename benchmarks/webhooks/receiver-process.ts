@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 interface Taken {
   readonly latencies: number[];
   readonly invalid: number;
+  /** Deliveries of a (path, event id) pair received before. */
+  readonly duplicates: number;
   readonly lastAt: number;
 }
 
