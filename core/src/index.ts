@@ -16,6 +16,7 @@ export { ACCESS_TOKEN_TTL, type IssuedAccessToken } from './auth/access-tokens.j
 export * from './schemas.js';
 export * from './deps.js';
 export { COLLECTIONS } from './store/collections.js';
+export { updateByCompareAndSet } from './store/compare-and-set.js';
 export { EventHub, type EventListener } from './store/event-hub.js';
 export { type Page } from './use-cases/identities.js';
 export { type Lineage, type LineageNode } from './use-cases/lineage.js';

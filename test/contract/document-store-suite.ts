@@ -7,6 +7,7 @@ import { incrementCases } from './increment-cases.js';
 import { lifecycleCases } from './lifecycle-cases.js';
 import { orderCases } from './order-cases.js';
 import { raceCases } from './race-cases.js';
+import { updateCases } from './update-cases.js';
 
 /** A fresh store for one test, and how to dispose of what it left behind once it is closed. */
 export interface DocumentStoreFixture {
@@ -22,6 +23,7 @@ export const documentStoreCases: Readonly<Record<string, ContractCase>> = {
   ...orderCases,
   ...raceCases,
   ...incrementCases,
+  ...updateCases,
 };
 
 /**

@@ -92,7 +92,7 @@ test('pipeline: a large message is kept whole in slices and its raw bytes come b
   t.true(view.text.length <= 256 * 1024);
 });
 
-/** A store that fails the first compare-and-set on identities, like a crash mid-pipeline. */
+/** A store that fails the first read-modify-write of an identity, like a crash mid-pipeline. */
 const failingOnce = (inner: DocumentStore): DocumentStore & { arm(): void } => {
   let failed = true;
   const arm = () => {
@@ -101,13 +101,13 @@ const failingOnce = (inner: DocumentStore): DocumentStore & { arm(): void } => {
   return new Proxy(inner as DocumentStore & { arm(): void }, {
     get(target, prop, receiver) {
       if (prop === 'arm') return arm;
-      if (prop === 'replace') {
-        return async (collection: string, doc: { id: string }, version: number) => {
+      if (prop === 'update') {
+        return async (collection: string, id: string, change: Parameters<DocumentStore['update']>[2]) => {
           if (collection === 'identities' && !failed) {
             failed = true;
             throw new Error('disk full');
           }
-          return target.replace(collection, doc, version);
+          return target.update(collection, id, change);
         };
       }
       const value = Reflect.get(target, prop, receiver);

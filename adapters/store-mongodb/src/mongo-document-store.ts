@@ -1,10 +1,12 @@
-import type {
-  CollectionSpec,
-  DocumentStore,
-  FindQuery,
-  IncrementBounds,
-  NewDocument,
-  StoredDocument,
+import {
+  updateByCompareAndSet,
+  type CollectionSpec,
+  type DocumentStore,
+  type FindQuery,
+  type IncrementBounds,
+  type NewDocument,
+  type StoredDocument,
+  type UpdateOutcome,
 } from '@ephemail/core';
 import { MongoServerError, type Collection, type Db, type Document, type WriteConcernSettings } from 'mongodb';
 import { guarded, MongoStoreError } from './errors.js';
@@ -106,6 +108,15 @@ export class MongoDocumentStore implements DocumentStore {
     const filter = { _id: doc.id, version: expectedVersion };
     const result = await guarded('replace', () => target.replaceOne(filter, replacement, { maxTimeMS: this.options.maxTimeMS }));
     return result.matchedCount === 1;
+  }
+
+  /** Read, change, then `replaceOne` on the version read; again after a lost race (core's backoff). */
+  async update(
+    collection: string,
+    id: string,
+    change: (current: StoredDocument) => NewDocument | undefined,
+  ): Promise<UpdateOutcome | undefined> {
+    return updateByCompareAndSet(this, collection, id, change);
   }
 
   async increment(

@@ -6,6 +6,19 @@ interface Waiter {
   readonly fail: (error: unknown) => void;
 }
 
+/** The batches open in this process, on any connection (see {@link flushOpenBatches}). */
+const openBatches = new Set<GroupCommit>();
+
+/**
+ * Commits every batch open in this process except `keep`. A connection that is about to wait for
+ * SQLite's write lock calls this first: better-sqlite3 waits synchronously, so it would block the
+ * very event loop that has to commit another connection's batch, and wait out its busy timeout
+ * (two stores on one file in one process: a CLI beside a host in tests, two hosts in one process).
+ */
+export const flushOpenBatches = (keep?: GroupCommit): void => {
+  for (const batch of [...openBatches]) if (batch !== keep) batch.flush();
+};
+
 /**
  * Group commit: the writes made during one turn of the event loop share one transaction, which
  * commits when the turn ends (`setImmediate`). A commit of one write alone costs its WAL frames
@@ -38,8 +51,10 @@ export class GroupCommit {
   /** Runs a write now, inside the open batch (opening one); resolves once the batch committed. */
   write<T>(operation: string, work: () => T): Promise<T> {
     if (this.waiters === undefined) {
+      flushOpenBatches(this);
       guarded('begin', () => this.begin.run());
       this.waiters = [];
+      openBatches.add(this);
       setImmediate(() => this.commit());
     }
     return this.join(operation, work);
@@ -91,6 +106,7 @@ export class GroupCommit {
   private settleAll(error: unknown): void {
     const waiters = this.waiters ?? [];
     this.waiters = undefined;
+    openBatches.delete(this);
     for (const waiter of waiters) {
       if (error === undefined) waiter.settle();
       else waiter.fail(error);

@@ -5,11 +5,12 @@ import type {
   IncrementBounds,
   NewDocument,
   StoredDocument,
+  UpdateOutcome,
 } from '@ephemail/core';
 import type Database from 'better-sqlite3';
 import type { BackgroundCheckpointer } from './background-checkpointer.js';
 import { guarded } from './errors.js';
-import { GroupCommit } from './group-commit.js';
+import { flushOpenBatches, GroupCommit } from './group-commit.js';
 import { createIndexSql, createTableSql, declaredIndexName } from './schema.js';
 import { assertSafeName } from './sql-fields.js';
 import { orderClause, whereClause } from './sql-query.js';
@@ -85,7 +86,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async init(collections: readonly CollectionSpec[]): Promise<void> {
-    this.batch?.flush();
+    flushOpenBatches();
     const declared = new Set(collections.flatMap((spec) => spec.indexes.map((fields) => declaredIndexName(this.table, spec.name, fields))));
     // Indexes of earlier versions (or of collections no longer declared) cost every write: drop them.
     const stale = (this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(this.table) as { name: string }[])
@@ -122,6 +123,36 @@ export class SqliteDocumentStore implements DocumentStore {
     const body = encodeBody(doc);
     const run = () => this.statements.get(sql).run(body, collection, doc.id, expectedVersion);
     return (await this.write('replace', run)).changes === 1;
+  }
+
+  async update(
+    collection: string,
+    id: string,
+    change: (current: StoredDocument) => NewDocument | undefined,
+  ): Promise<UpdateOutcome | undefined> {
+    const read = `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`;
+    const replace = `UPDATE "${this.table}" SET version = version + 1, body = ? WHERE collection = ? AND id = ? AND version = ?`;
+    let failure: { readonly error: unknown } | undefined;
+    // Read, change and write in one synchronous step on this connection (inside the batch's
+    // transaction, or a transaction of its own): nothing can come between, so no race is lost.
+    const step = (): UpdateOutcome | undefined => {
+      const row = this.statements.get(read).get(collection, id) as Row | undefined;
+      if (row === undefined) return undefined;
+      let next: NewDocument | undefined;
+      try {
+        next = change(decode(row));
+      } catch (error) {
+        failure = { error };
+        return undefined;
+      }
+      if (next === undefined) return { doc: decode(row), written: false };
+      const { version: _version, ...fields } = next as NewDocument & { version?: number };
+      this.statements.get(replace).run(encodeBody({ ...fields, id }), collection, id, row.version);
+      return { doc: { ...fields, id, version: row.version + 1 }, written: true };
+    };
+    const outcome = await this.write('update', this.batch === undefined ? () => this.db.transaction(step).immediate() : step);
+    if (failure !== undefined) throw failure.error;
+    return outcome;
   }
 
   async increment(
@@ -193,7 +224,9 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   private write<T>(operation: string, work: () => T): Promise<T> {
-    return this.batch === undefined ? this.direct(operation, work) : this.batch.write(operation, work);
+    if (this.batch !== undefined) return this.batch.write(operation, work);
+    flushOpenBatches();
+    return this.direct(operation, work);
   }
 
   private read<T>(operation: string, work: () => T): Promise<T> {

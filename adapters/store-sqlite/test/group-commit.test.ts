@@ -100,3 +100,20 @@ test('sqlite store: close commits the open batch first', async (t) => {
   t.is(await pending, 'inserted');
   t.true(visible('a'));
 });
+
+test('sqlite store: two stores on one file in one process never wait out each other\'s open batch', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'ephemail-group-'));
+  const path = join(dir, 'store.db');
+  const stores = [0, 1].map(() => createSqliteDocumentStore(openSqliteDatabase(path, { busyTimeoutMs: 200 })));
+  t.teardown(async () => {
+    await Promise.all(stores.map((store) => store.close()));
+    await rm(dir, { recursive: true, force: true });
+  });
+  const [a, b] = stores as [ReturnType<typeof createSqliteDocumentStore>, ReturnType<typeof createSqliteDocumentStore>];
+  // a's batch holds the write lock until the turn ends; b's write in the same turn must not block on it.
+  const outcomes = await Promise.all([a.insert('c', { id: 'x' }), b.insert('c', { id: 'y' }), a.insert('c', { id: 'z' })]);
+  t.deepEqual(outcomes, ['inserted', 'inserted', 'inserted']);
+  await b.init([{ name: 'c', indexes: [['n']] }]);
+  t.is(await b.count('c'), 3);
+  t.is(await a.count('c'), 3);
+});

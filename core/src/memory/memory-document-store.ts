@@ -5,6 +5,7 @@ import type {
   IncrementBounds,
   NewDocument,
   StoredDocument,
+  UpdateOutcome,
 } from '../ports/document-store.js';
 import { compareScalars, matchesQuery } from './match.js';
 
@@ -39,6 +40,22 @@ export class MemoryDocumentStore implements DocumentStore {
     if (current === undefined || current.version !== expectedVersion) return false;
     docs.set(doc.id, { ...structuredClone(doc), version: expectedVersion + 1 });
     return true;
+  }
+
+  async update(
+    collection: string,
+    id: string,
+    change: (current: StoredDocument) => NewDocument | undefined,
+  ): Promise<UpdateOutcome | undefined> {
+    const docs = this.collection(collection);
+    const current = docs.get(id);
+    if (current === undefined) return undefined;
+    const next = change(structuredClone(current));
+    if (next === undefined) return { doc: structuredClone(current), written: false };
+    const { version: _version, ...fields } = next as NewDocument & { version?: number };
+    const stored = { ...structuredClone(fields), id, version: current.version + 1 };
+    docs.set(id, stored);
+    return { doc: structuredClone(stored), written: true };
   }
 
   async increment(

@@ -63,6 +63,13 @@ export interface IncrementBounds {
   readonly floor?: number;
 }
 
+/** What {@link DocumentStore.update} answers for a document that exists. */
+export interface UpdateOutcome {
+  /** The document as stored after the update (with its version), or as found when nothing was written. */
+  readonly doc: StoredDocument;
+  readonly written: boolean;
+}
+
 export interface DocumentStore {
   /**
    * Prepares the collections and indexes. Idempotent: safe to call on every start-up, from any
@@ -86,6 +93,21 @@ export interface DocumentStore {
    * replaces with the same expected version, exactly one answers `true`.
    */
   replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean>;
+
+  /**
+   * Read-modify-write of one document: `change` gets the stored document and answers the
+   * document to store in its place (all fields but `id` and `version`, as with `replace`), or
+   * `undefined` to leave it as it is. Atomic: no other write to the document comes between the
+   * read and the write, and the version grows by one when it writes. A backend that cannot hold
+   * the document during `change` retries it after a lost compare-and-set, so `change` must be
+   * pure and may run more than once; an error it throws rejects the update unchanged.
+   * Answers `undefined` when the document does not exist.
+   */
+  update(
+    collection: string,
+    id: string,
+    change: (current: StoredDocument) => NewDocument | undefined,
+  ): Promise<UpdateOutcome | undefined>;
 
   /**
    * Adds `by` to the number in the top-level `field` of one document and bumps its `version`, as

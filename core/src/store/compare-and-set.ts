@@ -1,4 +1,4 @@
-import type { DocumentStore, NewDocument, StoredDocument } from '../ports/document-store.js';
+import type { DocumentStore, NewDocument, StoredDocument, UpdateOutcome } from '../ports/document-store.js';
 
 /** How often a read-modify-write retries after losing a race before it reports contention. */
 export const MAX_CAS_ATTEMPTS = 50;
@@ -22,9 +22,34 @@ export const write = <T, R>(doc: T, result: R): Change<T, R> => ({ kind: 'write'
 export const keep = <T, R>(result: R): Change<T, R> => ({ kind: 'keep', result });
 
 /**
- * Read-modify-write of one document with compare-and-set, retried when another writer got there
- * first. `change` must be pure: it may run several times. Answers `undefined` when the document
- * does not exist. Throws (infrastructure failure) only after {@link MAX_CAS_ATTEMPTS} lost races.
+ * `DocumentStore.update` for a backend that cannot hold a document while `change` runs: read,
+ * change, compare-and-set, and again after a lost race (with backoff). Throws (infrastructure
+ * failure) only after {@link MAX_CAS_ATTEMPTS} lost races.
+ */
+export const updateByCompareAndSet = async (
+  store: Pick<DocumentStore, 'get' | 'replace'>,
+  collection: string,
+  id: string,
+  change: (current: StoredDocument) => NewDocument | undefined,
+): Promise<UpdateOutcome | undefined> => {
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
+    const current = await store.get(collection, id);
+    if (current === undefined) return undefined;
+    const next = change(current);
+    if (next === undefined) return { doc: current, written: false };
+    const { version: _version, ...fields } = next as NewDocument & { version?: number };
+    if (await store.replace(collection, { ...fields, id }, current.version)) {
+      return { doc: { ...fields, id, version: current.version + 1 }, written: true };
+    }
+    await backoff(attempt);
+  }
+  throw new Error(`contention: ${collection}/${id} changed ${MAX_CAS_ATTEMPTS} times during one update`);
+};
+
+/**
+ * Read-modify-write of one document through the store's atomic `update`. `change` must be pure:
+ * a backend may run it several times; the decision of its last run is the one answered.
+ * Answers `undefined` when the document does not exist.
  */
 export const updateWithRetry = async <T extends NewDocument, R>(
   store: DocumentStore,
@@ -32,18 +57,14 @@ export const updateWithRetry = async <T extends NewDocument, R>(
   id: string,
   change: (current: T & StoredDocument) => Change<T, R>,
 ): Promise<{ result: R; doc: T; written: boolean } | undefined> => {
-  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-    const current = (await store.get(collection, id)) as (T & StoredDocument) | undefined;
-    if (current === undefined) return undefined;
-    const decision = change(current);
-    if (decision.kind === 'keep') return { result: decision.result, doc: current, written: false };
-    const { version: _version, ...next } = decision.doc as T & { version?: number };
-    if (await store.replace(collection, next as unknown as NewDocument, current.version)) {
-      return { result: decision.result, doc: decision.doc, written: true };
-    }
-    await backoff(attempt);
-  }
-  throw new Error(`contention: ${collection}/${id} changed ${MAX_CAS_ATTEMPTS} times during one update`);
+  let decision: Change<T, R> | undefined;
+  const outcome = await store.update(collection, id, (current) => {
+    decision = change(current as T & StoredDocument);
+    return decision.kind === 'write' ? decision.doc : undefined;
+  });
+  if (outcome === undefined || decision === undefined) return undefined;
+  if (decision.kind === 'keep') return { result: decision.result, doc: outcome.doc as unknown as T, written: false };
+  return { result: decision.result, doc: decision.doc, written: outcome.written };
 };
 
 /** Strips the store's `version` from a document read back, leaving the record's own fields. */

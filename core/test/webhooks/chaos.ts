@@ -90,6 +90,7 @@ export const chaosStore = (inner: DocumentStore, incarnation: Incarnation): Docu
   get: (collection, id) => incarnation.run(() => inner.get(collection, id)),
   insert: (collection, doc) => incarnation.run(() => inner.insert(collection, doc)),
   replace: (collection, doc, version) => incarnation.run(() => inner.replace(collection, doc, version)),
+  update: (collection, id, change) => incarnation.run(() => inner.update(collection, id, change)),
   increment: (collection, id, field, by, bounds) => incarnation.run(() => inner.increment(collection, id, field, by, bounds)),
   remove: (collection, id, version) => incarnation.run(() => inner.remove(collection, id, version)),
   find: (collection, query) => incarnation.run(() => inner.find(collection, query)),
