@@ -54,11 +54,14 @@ const RELEASES_QUOTA = new Set(['identity.squashed', 'identity.expired']);
 
 /**
  * Copies an identity's pending events to the event log, then removes them from the outbox.
+ * `written` is the record as its caller just stored it, when it has one.
  * Safe to run any number of times, from any process: the log insert is insert-if-absent by event
  * id, and only the process whose insert created the entry releases quota and wakes listeners.
  */
-export const flushOutbox = async (deps: CoreDeps, identityId: string): Promise<void> => {
-  const record = (await deps.store.get(C.identities, identityId)) as IdentityRecord | undefined;
+export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: IdentityRecord): Promise<void> => {
+  // A caller that has just written the identity passes what it wrote and saves a read; if another
+  // flusher got there first, its inserts answer 'exists' and only gap rows are added.
+  const record = written ?? ((await deps.store.get(C.identities, identityId)) as IdentityRecord | undefined);
   if (record === undefined || record.pending_events.length === 0) return;
   const flushed = new Set<string>();
   const first = await nextLogPositions(deps, record.pending_events.length);
@@ -84,7 +87,7 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string): Promise<v
 /** Flushes the outboxes a crash left behind; answers how many identities it flushed. */
 export const sweepOutboxes = async (deps: CoreDeps, limit = 500): Promise<number> => {
   const stale = await deps.store.find(C.identities, { where: { has_pending: true }, limit });
-  for (const doc of stale) await flushOutbox(deps, doc.id);
+  for (const doc of stale) await flushOutbox(deps, doc.id, doc as unknown as IdentityRecord);
   return stale.length;
 };
 
@@ -112,6 +115,6 @@ export const applyTransition = async (
     },
   );
   if (outcome === undefined) return E.left(identityNotFound(identityId));
-  if (outcome.written) await flushOutbox(deps, identityId);
+  if (outcome.written) await flushOutbox(deps, identityId, outcome.doc);
   return outcome.result;
 };

@@ -133,10 +133,14 @@ export const completeIdempotencyKey = async (
   claim: { readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer },
   response: StoredResponse,
 ): Promise<boolean> => {
-  const current = (await deps.store.get(C.idempotency, claim.claimId)) as (IdempotencyRecord & StoredDocument) | undefined;
-  if (current === undefined || current.version !== claim.claimVersion) return false;
-  const { version: _v, ...rest } = current;
-  return deps.store.replace(C.idempotency, { ...rest, state: 'done', response: seal(claim.sealKey, response) }, claim.claimVersion);
+  const sealed = seal(claim.sealKey, response);
+  const outcome = await deps.store.update(C.idempotency, claim.claimId, (current) => {
+    // Only the claim's own version: a claim taken over after its lease is someone else's now.
+    if (current.version !== claim.claimVersion) return undefined;
+    const { version: _v, ...rest } = current as IdempotencyRecord & StoredDocument;
+    return { ...rest, state: 'done', response: sealed };
+  });
+  return outcome?.written === true;
 };
 
 /** Gives the key back (the request failed in a way worth retrying), so a retry proceeds. */

@@ -108,6 +108,6 @@ export const provisionIdentities = async (
   } finally {
     if (created.length < specs.length) await releaseIdentities(deps, principal.orgId, specs.length - created.length);
   }
-  for (const record of created) await flushOutbox(deps, record.id);
+  for (const record of created) await flushOutbox(deps, record.id, record);
   return E.right(created.map((record) => ({ ...record, pending_events: [], has_pending: false })));
 };
