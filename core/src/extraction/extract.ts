@@ -61,8 +61,20 @@ const ruleCandidates = (view: MessageView, pattern: string): ScoredCandidate[] =
 // code is what the message leads with; a parenthetical "(Code 123456)" next to a button is not.
 const LINK_CARRIES_CODE = 1.2;
 
+/** True when `url` holds `value` as a whole path segment or parameter value (after `=` or `/`, before `&`, `#`, `/` or the end). */
+const holds = (url: string, value: string): boolean => {
+  for (let at = url.indexOf(value, 1); at >= 0; at = url.indexOf(value, at + 1)) {
+    const before = url[at - 1];
+    const after = url[at + value.length];
+    if ((before === '=' || before === '/') && (after === undefined || after === '&' || after === '#' || after === '/')) return true;
+  }
+  return false;
+};
+
+// Compared as plain text: building a pattern from each code compiled a new regular expression
+// per message (and read a rule's code, which may hold any character, as a pattern).
 const carried = (code: ScoredCandidate, links: readonly ScoredCandidate[]): boolean =>
-  links.some((l) => l.score > -1 && new RegExp(`[=/]${code.value.replace(/[-]/g, '\\-')}(?:[&#/]|$)`).test(l.value));
+  links.some((l) => l.score > -1 && holds(l.value, code.value));
 
 const preferShownCodes = (codes: ScoredCandidate[], links: readonly ScoredCandidate[]): ScoredCandidate[] =>
   codes.map((c) =>

@@ -51,3 +51,13 @@ test('rules: the schema rejects invalid regular expressions and unknown types', 
   t.false(ExtractionRulesSchema.safeParse({ extraction_type: 'sms' }).success);
   t.true(ExtractionRulesSchema.safeParse({ sender_pattern: '@example\\.com$', code_pattern: '\\d{6}' }).success);
 });
+
+test('rules: a rule code holding pattern characters is compared with links as plain text', (t) => {
+  const mail = (code: string, link: string) => message({ subject: 'Your code', text: `Your code is ${code}. Or open https://accounts.example.com/verify?token=Hh7Jj8Kk9Ll0Mm1Nn2&code=${link}` });
+  // ')' once made the code an invalid pattern, so extract threw.
+  t.is(extract(mail('12)34', 'Hh7Jj8Kk9Ll0Mm1Nn2'), { code_pattern: '\\d+\\)\\d+' }).top?.value, '12)34');
+  // '.' once matched any character, so this link counted as carrying the code.
+  const rule = { code_pattern: '\\d+\\.\\d+' };
+  t.is(extract(mail('12.34', '12x34'), rule).top?.evidence.signals.link_carries_code, undefined);
+  t.is(extract(mail('12.34', '12.34'), rule).top?.evidence.signals.link_carries_code, 1.2);
+});
