@@ -5,9 +5,11 @@ import autocannon from 'autocannon';
 export const CONNECTIONS = 50;
 
 export interface Timing {
-  /** Seconds of the measured phase; the warm-up comes before and is not counted. */
+  /** Seconds of each measured slice; the warm-up comes before each slice and is not counted. */
   readonly durationS: number;
   readonly warmupS: number;
+  /** Slices per server: host and bare alternate, so a change in the machine's load hits both. */
+  readonly rounds: number;
 }
 
 export interface LoadSpec {
@@ -75,3 +77,43 @@ export const measure = async (spec: LoadSpec, timing: Timing): Promise<Measureme
     capped: spec.cap !== undefined && completed >= spec.cap.measured,
   };
 };
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * One server's rounds as one measurement: req/s over the summed time, the median of the rounds'
+ * percentiles (each round has its own histogram), the largest max, and every count summed.
+ */
+export const combine = (rounds: readonly Measurement[]): Measurement => {
+  const sum = (pick: (m: Measurement) => number) => rounds.reduce((total, m) => total + pick(m), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const m of rounds) for (const [code, count] of Object.entries(m.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  const durationS = sum((m) => m.durationS);
+  return {
+    requestsPerSec: round(sum((m) => m.completed) / durationS),
+    latencyMs: {
+      p50: median(rounds.map((m) => m.latencyMs.p50)),
+      p90: median(rounds.map((m) => m.latencyMs.p90)),
+      p99: median(rounds.map((m) => m.latencyMs.p99)),
+      max: Math.max(...rounds.map((m) => m.latencyMs.max)),
+    },
+    completed: sum((m) => m.completed),
+    ok2xx: sum((m) => m.ok2xx),
+    non2xx: sum((m) => m.non2xx),
+    errors: sum((m) => m.errors),
+    timeouts: sum((m) => m.timeouts),
+    statusCodes,
+    durationS: round(durationS),
+    warmup2xx: sum((m) => m.warmup2xx),
+    warmupNon2xx: sum((m) => m.warmupNon2xx),
+    capped: rounds.some((m) => m.capped),
+  };
+};
+
+/** The median of per-round host/bare ratios: each pair ran back to back, under the same load. */
+export const medianRatio = (pairs: readonly { readonly host: Measurement; readonly bare: Measurement }[]): number =>
+  round(median(pairs.map((pair) => (pair.bare.requestsPerSec > 0 ? pair.host.requestsPerSec / pair.bare.requestsPerSec : 0))), 3);

@@ -11,6 +11,10 @@ export interface ScenarioResult {
   readonly route: string;
   readonly host: Measurement;
   readonly bare: Measurement;
+  /** Each round's pair, measured back to back. */
+  readonly rounds: readonly { readonly host: Measurement; readonly bare: Measurement }[];
+  /** The median of the rounds' host/bare req/s ratios. */
+  readonly ratio: number;
 }
 
 export interface Goal {
@@ -26,8 +30,7 @@ export interface Check {
   readonly detail: string;
 }
 
-const ratio = (scenario: ScenarioResult) =>
-  scenario.bare.requestsPerSec > 0 ? Number((scenario.host.requestsPerSec / scenario.bare.requestsPerSec).toFixed(3)) : 0;
+const ratio = (scenario: ScenarioResult) => scenario.ratio;
 
 const P99_GOAL_MS = 20;
 const RATIO_GOALS: Record<string, number> = { get_identity: 0.5, create_identity: 0.3 };
@@ -65,8 +68,16 @@ export const resultsDocument = (scenarios: readonly ScenarioResult[], checks: re
   benchmark: 'api',
   timestamp: new Date().toISOString(),
   machine: machine(),
-  settings: { connections: CONNECTIONS, durationS: timing.durationS, warmupS: timing.warmupS, store: 'sqlite (temp file)', plan: 'enterprise' },
-  scenarios: scenarios.map((scenario) => ({ ...scenario, ratio: ratio(scenario) })),
+  settings: { connections: CONNECTIONS, rounds: timing.rounds, sliceS: timing.durationS, warmupS: timing.warmupS, store: 'sqlite (temp file)', plan: 'enterprise' },
+  scenarios: scenarios.map((scenario) => ({
+    ...scenario,
+    rounds: scenario.rounds.map((pair) => ({
+      hostRequestsPerSec: pair.host.requestsPerSec,
+      bareRequestsPerSec: pair.bare.requestsPerSec,
+      hostP99Ms: pair.host.latencyMs.p99,
+      bareP99Ms: pair.bare.latencyMs.p99,
+    })),
+  })),
   goals: judgeGoals(scenarios),
   checks,
 });
@@ -95,11 +106,14 @@ export const printReport = (document: ReturnType<typeof resultsDocument>): void 
   const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors'];
   const rows = document.scenarios.flatMap((s) => [row(s.route, 'host', s.host), row('', 'bare express', s.bare)]);
   const { machine: m, settings } = document;
-  console.log(`\napi benchmark: ${settings.connections} connections, ${settings.warmupS} s warm-up + ${settings.durationS} s per run`);
+  console.log(`\napi benchmark: ${settings.connections} connections, ${settings.rounds} rounds of ${settings.warmupS} s warm-up + ${settings.sliceS} s per server`);
   console.log(`machine: ${m.cpus} cpus (${m.cpuModel}), node ${m.node}, ${m.platform}, load ${m.loadAverage1mAtStart} at start\n`);
   console.log(table([header, ...rows]));
   console.log('');
-  for (const s of document.scenarios) console.log(`ratio host/bare ${s.route}: ${s.ratio.toFixed(2)}`);
+  for (const s of document.scenarios) {
+    const perRound = s.rounds.map((r) => (r.hostRequestsPerSec / r.bareRequestsPerSec).toFixed(2)).join(', ');
+    console.log(`ratio host/bare ${s.route}: ${s.ratio.toFixed(2)} (median of rounds: ${perRound})`);
+  }
   console.log('\ngoals:');
   for (const goal of document.goals) {
     console.log(`  ${goal.met ? 'met    ' : 'not met'}  ${goal.name} ${goal.target} (measured ${goal.measured})`);

@@ -5,12 +5,13 @@
  * reported; the run fails only when the measurement itself is unsound (errors, non-2xx, replays).
  *
  *   npm run build && node --import=tsx --conditions=@ephemail/source benchmarks/api/run.ts
- *   BENCH_DURATION=5 ... (seconds per measured phase; default 10)
+ *   BENCH_DURATION=6 ... (seconds of measurement per server and scenario, split over the rounds; default 12)
+ *   BENCH_ROUNDS=3 ... (host and bare take turns this many times per scenario; default 3)
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Measurement, Timing } from './load.js';
-import { CONNECTIONS, measure } from './load.js';
+import { combine, CONNECTIONS, measure, medianRatio } from './load.js';
 import { installExitHandlers, stopAll, stopChild } from './processes.js';
 import type { Check, ScenarioResult } from './report.js';
 import { printReport, resultsDocument, writeResults } from './report.js';
@@ -28,12 +29,21 @@ const POST_CAP = { warmup: 8_000, measured: PLAN_IDENTITY_QUOTA - 10_000 };
 
 const timingFromEnv = (): Timing => {
   const raw = process.env.BENCH_DURATION;
-  const durationS = raw === undefined || raw === '' ? 10 : Number(raw);
+  const durationS = raw === undefined || raw === '' ? 12 : Number(raw);
   if (!Number.isFinite(durationS) || durationS <= 0) throw new Error(`BENCH_DURATION must be a positive number of seconds, got "${raw}"`);
-  return { durationS, warmupS: Math.min(3, Math.max(1, Math.round(durationS / 3))) };
+  const rawRounds = process.env.BENCH_ROUNDS;
+  const rounds = rawRounds === undefined || rawRounds === '' ? 3 : Number(rawRounds);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`BENCH_ROUNDS must be a whole number >= 1, got "${rawRounds}"`);
+  // Each server gets `durationS` of measurement in all, split over the rounds.
+  return { durationS: Math.max(1, Math.round(durationS / rounds)), warmupS: 1, rounds };
 };
 
-/** Same request to both servers, so the difference is the host's work, not the client's. */
+/**
+ * Same request to both servers, so the difference is the host's work, not the client's. The
+ * servers take turns (host, bare, then bare, host, ...), one slice each per round, and the ratio
+ * is the median of the rounds' ratios: on a shared machine the load moves within seconds, and a
+ * pair measured back to back sees the same load.
+ */
 const runPair = async (
   name: string,
   route: string,
@@ -42,12 +52,21 @@ const runPair = async (
   targets: { host: HostTarget; bare: BareTarget },
   timing: Timing,
 ): Promise<ScenarioResult> => {
-  console.log(`measuring ${route} on the host...`);
   const cap = request.uniqueIds ? POST_CAP : undefined;
-  const host = await measure({ ...request, url: `${targets.host.base}${paths.host}`, cap }, timing);
-  console.log(`measuring ${route} on bare express...`);
-  const bare = await measure({ ...request, url: `${targets.bare.base}${paths.bare}` }, timing);
-  return { name, route, host, bare };
+  const rounds: { host: Measurement; bare: Measurement }[] = [];
+  for (let round = 0; round < timing.rounds; round += 1) {
+    console.log(`measuring ${route}, round ${round + 1} of ${timing.rounds}...`);
+    const host = () => measure({ ...request, url: `${targets.host.base}${paths.host}`, cap }, timing);
+    const bare = () => measure({ ...request, url: `${targets.bare.base}${paths.bare}` }, timing);
+    if (round % 2 === 0) {
+      const h = await host();
+      rounds.push({ host: h, bare: await bare() });
+    } else {
+      const b = await bare();
+      rounds.push({ host: await host(), bare: b });
+    }
+  }
+  return { name, route, host: combine(rounds.map((r) => r.host)), bare: combine(rounds.map((r) => r.bare)), rounds, ratio: medianRatio(rounds) };
 };
 
 const cleanRun = (label: string, m: Measurement): Check => ({
@@ -60,10 +79,10 @@ const cleanRun = (label: string, m: Measurement): Check => ({
  * Every counted 201 must be a new identity: a replayed Idempotency-Key would answer 2xx without
  * creating one. The store may hold a few more than counted (requests in flight when a phase ended).
  */
-const creationCheck = async (host: HostTarget, post: Measurement): Promise<Check[]> => {
+const creationCheck = async (host: HostTarget, post: Measurement, rounds: number): Promise<Check[]> => {
   const counted = 1 + post.warmup2xx + post.ok2xx;
   const stored = await countIdentities(host);
-  const inFlight = 2 * CONNECTIONS;
+  const inFlight = 2 * rounds * CONNECTIONS;
   return [
     {
       name: 'every POST created a new identity (no replays)',
@@ -98,7 +117,7 @@ const main = async (): Promise<number> => {
   const checks: Check[] = [
     cleanRun('host GET', get.host), cleanRun('bare GET', get.bare),
     cleanRun('host POST', post.host), cleanRun('bare POST', post.bare),
-    ...(await creationCheck(host, post.host)),
+    ...(await creationCheck(host, post.host, timing.rounds)),
     { name: 'host stayed up', ok: host.child.process.exitCode === null, detail: `exit code ${host.child.process.exitCode ?? 'none'}` },
   ];
   const document = resultsDocument([get, post], checks, timing);
