@@ -5,6 +5,13 @@ import type { ExecutionContext } from 'ava';
 /** One rule of the storage contract, checked against a fresh store. Keyed by its title. */
 export type ContractCase = (t: ExecutionContext, store: DocumentStore) => Promise<void>;
 
+/** How many callers a race case sets against each other. */
+export const PARALLEL = 50;
+
+/** `make(0..n-1)`, all started at once. */
+export const times = <T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> =>
+  Promise.all(Array.from({ length: n }, (_, i) => make(i)));
+
 /** A collection name no other test uses, so tests sharing a backend cannot see each other. */
 export const newCollection = (): string => `c_${randomBytes(6).toString('hex')}`;
 

@@ -1,10 +1,5 @@
 import type { ContractCase } from './contract-case.js';
-import { newCollection, newId } from './contract-case.js';
-
-const PARALLEL = 50;
-
-const times = <T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> =>
-  Promise.all(Array.from({ length: n }, (_, i) => make(i)));
+import { newCollection, newId, PARALLEL, times } from './contract-case.js';
 
 /** The store's own atomic add, used for counters every request touches. */
 export const incrementCases: Record<string, ContractCase> = {

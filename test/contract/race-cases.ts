@@ -1,14 +1,9 @@
 import type { DocumentStore } from '@ephemail/core';
 import type { ContractCase } from './contract-case.js';
-import { newCollection, newId } from './contract-case.js';
-
-const PARALLEL = 50;
+import { newCollection, newId, PARALLEL, times } from './contract-case.js';
 
 /** Far more attempts than 50 contenders can need; reaching it means a lost update loop. */
 const MAX_ATTEMPTS = 10_000;
-
-const times = <T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> =>
-  Promise.all(Array.from({ length: n }, (_, i) => make(i)));
 
 /**
  * Adds one to the counter with read-modify-write and compare-and-set, retrying on a lost race:
