@@ -17,13 +17,32 @@ export interface MailIngressOptions {
 /** Addresses compare case-insensitively; we never rewrite local parts otherwise. */
 const normalise = (address: string): string => address.trim().replace(/^<|>$/g, '').toLowerCase();
 
-const lookup = async (deps: CoreDeps, address: string): Promise<IdentityRecord | undefined> => {
-  const email = normalise(address);
-  const domain = email.slice(email.lastIndexOf('@') + 1);
-  if (!email.includes('@') || domain !== deps.config.inboxDomain.toLowerCase()) return undefined;
-  const entry = await deps.store.get(C.addresses, email);
-  if (entry === undefined || typeof entry.identity_id !== 'string') return undefined;
-  return (await deps.store.get(C.identities, entry.identity_id)) as IdentityRecord | undefined;
+/** How many address → identity bindings one ingress remembers. */
+const KNOWN_ADDRESSES = 10_000;
+
+/**
+ * Finds the identity an address belongs to. An address is bound to its identity once, when the
+ * identity is created, and never rebound, so the binding is remembered in-process (a fact, not
+ * state: two hosts cannot disagree on it); the identity record itself is read every time.
+ */
+const identityFinder = (deps: CoreDeps) => {
+  const known = new Map<string, string>();
+  const identityIdOf = async (email: string): Promise<string | undefined> => {
+    const cached = known.get(email);
+    if (cached !== undefined) return cached;
+    const entry = await deps.store.get(C.addresses, email);
+    if (entry === undefined || typeof entry.identity_id !== 'string') return undefined;
+    if (known.size >= KNOWN_ADDRESSES) known.delete(known.keys().next().value as string);
+    known.set(email, entry.identity_id);
+    return entry.identity_id;
+  };
+  return async (address: string): Promise<IdentityRecord | undefined> => {
+    const email = normalise(address);
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    if (!email.includes('@') || domain !== deps.config.inboxDomain.toLowerCase()) return undefined;
+    const identityId = await identityIdOf(email);
+    return identityId === undefined ? undefined : ((await deps.store.get(C.identities, identityId)) as IdentityRecord | undefined);
+  };
 };
 
 const verdictFor = (deps: CoreDeps, identity: IdentityRecord | undefined, maxMessages: number): RecipientVerdict => {
@@ -40,7 +59,8 @@ const verdictFor = (deps: CoreDeps, identity: IdentityRecord | undefined, maxMes
  */
 export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): MailIngress => {
   const maxMessages = options.maxMessagesPerIdentity ?? 1000;
-  const checkRecipient = async (address: string) => verdictFor(deps, await lookup(deps, address), maxMessages);
+  const lookup = identityFinder(deps);
+  const checkRecipient = async (address: string) => verdictFor(deps, await lookup(address), maxMessages);
   const deliver = async (raw: Uint8Array, envelope: InboundEnvelope): Promise<readonly DeliveryOutcome[]> => {
     const recipients = [...new Set(envelope.rcptTo.map(normalise))];
     const parsed = await options.parser.parse(raw);
@@ -53,7 +73,7 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
       : null;
     const outcomes: DeliveryOutcome[] = [];
     for (const recipient of recipients) {
-      const identity = await lookup(deps, recipient);
+      const identity = await lookup(recipient);
       const verdict = verdictFor(deps, identity, maxMessages);
       if (verdict.kind !== 'accept' || identity === undefined) {
         outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });

@@ -63,6 +63,8 @@ export const toMessageRecord = (input: {
   readonly identity: { readonly id: string; readonly org_id: string; readonly project_id: string };
   readonly parsed: ParsedMessage;
   readonly raw: Uint8Array;
+  /** {@link contentHash} of `raw`, when the caller has it already. */
+  readonly sha256?: string;
   readonly envelope: InboundEnvelope;
   readonly recipient: string;
   readonly receivedAt: string;
@@ -91,19 +93,21 @@ export const toMessageRecord = (input: {
     attachments: parsed.attachments.slice(0, 100),
     authentication: input.authentication,
     size: raw.byteLength,
-    sha256: contentHash(raw),
+    sha256: input.sha256 ?? contentHash(raw),
     chunks: Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES)),
     extraction_id: input.extractionId,
   };
 };
 
-/** Writes the raw bytes in slices (insert-if-absent, so a redelivery rewrites nothing). */
+/** Writes the raw bytes in slices, all at once (insert-if-absent, so a redelivery rewrites nothing). */
 export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Array): Promise<void> => {
   const chunks = Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES));
+  const inserts: Promise<unknown>[] = [];
   for (let n = 0; n < chunks; n += 1) {
     const slice = Buffer.from(raw.buffer, raw.byteOffset + n * RAW_CHUNK_BYTES, Math.min(RAW_CHUNK_BYTES, raw.byteLength - n * RAW_CHUNK_BYTES));
-    await deps.store.insert(C.messageChunks, { id: `${messageId}:${n}`, data: slice.toString('base64') });
+    inserts.push(deps.store.insert(C.messageChunks, { id: `${messageId}:${n}`, data: slice.toString('base64') }));
   }
+  await Promise.all(inserts);
 };
 
 /** The raw bytes of a stored message, reassembled; `undefined` when a slice is missing. */

@@ -33,8 +33,9 @@ export type ReceiveOutcome =
  * Stores one message for one identity and records what it means, so that a crash at any point
  * and a redelivery of the same message (same Message-ID, envelope and bytes) converge on exactly
  * one stored message, one extraction and one set of events:
- * 1. raw slices and the message record are written under ids derived from the message, insert-if-absent;
- * 2. the extraction (when the engine reports one) likewise;
+ * 1. raw slices, the message record and the extraction (when the engine reports one) are written
+ *    under ids derived from the message, insert-if-absent, all at once;
+ * 2. a message already stored by an earlier delivery wins: its record and extraction are used;
  * 3. one compare-and-set on the identity records the message: `email.received`,
  *    `extraction.completed`, `identity.activated` on the first mail, guarded by the identity's
  *    recent message ids; then the outbox is flushed.
@@ -42,8 +43,8 @@ export type ReceiveOutcome =
  */
 export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promise<ReceiveOutcome> => {
   const { identity, parsed, raw, envelope } = input;
-  const key = [identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', contentHash(raw)];
-  const messageId = derivedId('msg', ...key);
+  const sha256 = contentHash(raw);
+  const messageId = derivedId('msg', identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', sha256);
   const receivedEventId = derivedId('evt', messageId, 'email.received');
   const now = iso(deps.clock.now());
   const extraction = toExtractionRecord(
@@ -51,11 +52,18 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
     { id: derivedId('ext', messageId), messageId, sourceEventId: receivedEventId, at: now },
     identity,
   );
-  await storeRaw(deps, messageId, raw);
-  const record = toMessageRecord({ id: messageId, identity, parsed, raw, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null });
-  const inserted = (await deps.store.insert(C.messages, record)) === 'inserted';
+  const record = toMessageRecord({ id: messageId, identity, parsed, raw, sha256, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null });
+  // All three are insert-if-absent under ids derived from the message, so they need no order
+  // among themselves: issued together they share one store round trip (one batch in SQLite), and
+  // whatever a crash left half-written, the redelivery completes before anything is evented.
+  const [, messageInsert, extractionInsert] = await Promise.all([
+    storeRaw(deps, messageId, raw),
+    deps.store.insert(C.messages, record),
+    extraction === undefined ? undefined : deps.store.insert(C.extractions, extraction),
+  ]);
+  const inserted = messageInsert === 'inserted';
   const stored = inserted ? record : ((await deps.store.get(C.messages, messageId)) as unknown as MessageRecord);
-  const storedExtraction = stored.extraction_id === null ? undefined : await ensureExtraction(deps, extraction, stored.extraction_id);
+  const storedExtraction = await settleExtraction(deps, stored, extraction, extractionInsert);
   const recorded = await recordOnIdentity(deps, identity.id, stored, storedExtraction, receivedEventId);
   if (recorded.kind === 'not_live') return recorded;
   return { kind: 'stored', messageId, duplicate: !inserted && !recorded.written };
@@ -73,13 +81,23 @@ const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage => ({
   ...(parsed.links === undefined ? {} : { links: parsed.links.slice(0, 500) }),
 });
 
-const ensureExtraction = async (
+/**
+ * The extraction the stored message points at. A message stored by an earlier delivery keeps its
+ * own: when it points at none, an extraction this delivery inserted is taken back out, so no
+ * extraction exists that its message does not name.
+ */
+const settleExtraction = async (
   deps: CoreDeps,
+  stored: MessageRecord,
   fresh: ExtractionRecord | undefined,
-  id: string,
+  insert: 'inserted' | 'exists' | undefined,
 ): Promise<ExtractionRecord | undefined> => {
-  if (fresh !== undefined && fresh.id === id) await deps.store.insert(C.extractions, fresh);
-  return (await deps.store.get(C.extractions, id)) as ExtractionRecord | undefined;
+  if (stored.extraction_id === null) {
+    if (fresh !== undefined && insert === 'inserted') await deps.store.remove(C.extractions, fresh.id, 1);
+    return undefined;
+  }
+  if (fresh !== undefined && insert === 'inserted' && fresh.id === stored.extraction_id) return fresh;
+  return (await deps.store.get(C.extractions, stored.extraction_id)) as ExtractionRecord | undefined;
 };
 
 const recordOnIdentity = async (
@@ -114,6 +132,6 @@ const recordOnIdentity = async (
   });
   if (outcome === undefined) throw new Error(`identity ${identityId} vanished while recording a message`);
   if (outcome.result !== 'recorded') return { kind: 'not_live', status: outcome.result };
-  if (outcome.written) await flushOutbox(deps, identityId);
+  if (outcome.written) await flushOutbox(deps, identityId, outcome.doc);
   return { kind: 'recorded', written: outcome.written };
 };
