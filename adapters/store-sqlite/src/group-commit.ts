@@ -60,9 +60,13 @@ export class GroupCommit {
     return this.join(operation, work);
   }
 
-  /** Runs a read now; while a batch is open, its answer waits for (and fails with) the commit. */
-  read<T>(operation: string, work: () => T): Promise<T> {
-    if (this.waiters === undefined) return new Promise((resolve) => resolve(guarded(operation, work)));
+  /**
+   * Runs a read now. With no batch open it answers the value itself (the caller awaits it, which
+   * saves a promise per read); while a batch is open, the answer waits for (and fails with) the
+   * commit.
+   */
+  read<T>(operation: string, work: () => T): T | Promise<T> {
+    if (this.waiters === undefined) return guarded(operation, work);
     return this.join(operation, work);
   }
 

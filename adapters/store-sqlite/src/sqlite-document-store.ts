@@ -229,8 +229,9 @@ export class SqliteDocumentStore implements DocumentStore {
     return this.direct(operation, work);
   }
 
-  private read<T>(operation: string, work: () => T): Promise<T> {
-    return this.batch === undefined ? this.direct(operation, work) : this.batch.read(operation, work);
+  /** A value when it can answer at once (callers await it either way), else a promise. */
+  private read<T>(operation: string, work: () => T): T | Promise<T> {
+    return this.batch === undefined ? guarded(operation, work) : this.batch.read(operation, work);
   }
 
   private async direct<T>(operation: string, work: () => T): Promise<T> {
