@@ -157,3 +157,27 @@ test('pipeline: a parse that runs out of time fails temporarily (the sender retr
   await t.throwsAsync(() => app.mail.ingress.deliver(CODE_MAIL(identity.email), smtpEnvelope(identity.email)), { message: /parse budget exceeded/ });
   t.is(rightOf(await app.messages.list(principal, identity.id, { limit: 10, offset: 0 })).total, 0);
 });
+
+test('pipeline: raw bytes come back identical whether their slices are ASCII, 8-bit, or base64 from earlier versions', async (t) => {
+  const store = createMemoryDocumentStore();
+  const app = service(store);
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'raw' }));
+  // Over one 512 KiB slice: the first slice is plain ASCII, the second carries 8-bit bytes.
+  const ascii = `code 161803\n${'y'.repeat(76)}\n`.repeat(7_000);
+  const raw = Buffer.concat([mail(identity.email, 'Mixed', ascii), Buffer.from('caf\xe9 \x00\xff\r\n', 'latin1')]);
+  const [outcome] = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+  if (outcome?.kind !== 'stored') return t.fail();
+  t.true(rightOf(await app.messages.raw(principal, identity.id, outcome.messageId)).equals(raw));
+  // A message stored before ASCII slices existed has base64 slices only.
+  for (const n of [0, 1]) {
+    const id = `${outcome.messageId}:${n}`;
+    const chunk = await store.get('message_chunks', id);
+    if (chunk === undefined) return t.fail();
+    t.is(typeof chunk.ascii === 'string', n === 0, `slice ${n} is stored as ASCII only when it is`);
+    const bytes = typeof chunk.ascii === 'string' ? Buffer.from(chunk.ascii, 'latin1') : Buffer.from(String(chunk.data), 'base64');
+    t.true(await store.replace('message_chunks', { id, data: bytes.toString('base64') }, chunk.version));
+  }
+  t.true(rightOf(await app.messages.raw(principal, identity.id, outcome.messageId)).equals(raw));
+});
