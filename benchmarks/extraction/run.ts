@@ -11,7 +11,7 @@ import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import PostalMime from 'postal-mime';
 import { loadCorpus, type Sample } from './corpus.js';
 import { judge, metrics, table, type Metrics, type Outcome } from './metrics.js';
-import { measure } from './throughput.js';
+import { measureInterleaved, type Throughput } from './throughput.js';
 
 const parser = createPostalMimeMailParser();
 
@@ -42,12 +42,25 @@ const byLanguage = table(outcomes, (o) => o.label.lang);
 const bySource = table(outcomes, (o) => (o as Judged).product);
 
 const bytes = (s: Sample): number => s.raw.byteLength;
-const parseOnly = await measure(samples, bytes, (s) => PostalMime.parse(s.raw));
-const adapterOnly = await measure(samples, bytes, (s) => parser.parse(s.raw));
-const full = await measure(samples, bytes, async (s) => {
-  const parsed = await parser.parse(s.raw);
-  return parsed.ok ? extract(parsed.message) : undefined;
-});
+// The baseline is postal-mime itself on the same raw messages; the adapter (caps, HTML view) and
+// extraction are what the ratio charges to the engine. Stages are interleaved (measureInterleaved).
+const speed = await measureInterleaved(samples, bytes, [
+  { name: 'parse_only', work: (s) => PostalMime.parse(s.raw) },
+  { name: 'adapter', work: (s) => parser.parse(s.raw) },
+  {
+    name: 'full',
+    work: async (s) => {
+      const parsed = await parser.parse(s.raw);
+      return parsed.ok ? extract(parsed.message) : undefined;
+    },
+  },
+]);
+const parseOnly = speed.stages.parse_only as Throughput;
+const adapterOnly = speed.stages.adapter as Throughput;
+const full = speed.stages.full as Throughput;
+// The same ratio taken within each round, where both stages met the same machine load.
+const roundRatios = (speed.roundSeconds.full ?? []).map((f, r) => (speed.roundSeconds.parse_only?.[r] ?? 0) / f).sort((a, b) => a - b);
+const medianRoundRatio = roundRatios[Math.floor(roundRatios.length / 2)] ?? 0;
 
 const result = {
   corpus: { messages: samples.length, templates_heldout: new Set(samples.filter((s) => s.split === 'heldout').map((s) => `${s.product}--${s.template}`)).size },
@@ -59,6 +72,9 @@ const result = {
     parse_adapter: adapterOnly,
     parse_and_extract: full,
     ratio_to_parse_only: Math.round((full.messages_per_s / parseOnly.messages_per_s) * 100) / 100,
+    ratio_median_of_rounds: Math.round(medianRoundRatio * 100) / 100,
+    rounds: roundRatios.length,
+    method: 'stages interleaved, order rotating each round, after one warm-up round',
   },
   node: process.version,
 };
@@ -70,7 +86,7 @@ for (const [k, m] of Object.entries(byLanguage)) console.log(row(k, m));
 console.log('\nby source');
 for (const [k, m] of Object.entries(bySource)) console.log(row(k, m));
 console.log('\nthroughput (single core)');
-for (const [k, t] of Object.entries(result.throughput)) console.log(`${k.padEnd(24)} ${typeof t === 'number' ? t : `${t.messages_per_s} msg/s  ${t.mb_per_s} MB/s  max ${t.max_ms} ms  p99 ${t.p99_ms} ms`}`);
+for (const [k, t] of Object.entries(result.throughput)) console.log(`${k.padEnd(24)} ${typeof t !== 'object' ? t : `${t.messages_per_s} msg/s  ${t.mb_per_s} MB/s  max ${t.max_ms} ms  p99 ${t.p99_ms} ms`}`);
 
 const out = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', 'extraction.json');
 mkdirSync(dirname(out), { recursive: true });

@@ -34,3 +34,59 @@ export const measure = async <T>(inputs: readonly T[], bytes: (t: T) => number, 
     p99_ms: Math.round((sorted[Math.floor(sorted.length * 0.99)] ?? 0) * 100) / 100,
   };
 };
+
+/** One stage of an interleaved measurement: a name and the work it does per input. */
+export interface Stage<T> {
+  readonly name: string;
+  readonly work: (t: T) => Promise<unknown>;
+}
+
+/** Each stage's figures over all rounds, and its seconds in each round (for per-round ratios). */
+export interface Interleaved {
+  readonly stages: Record<string, Throughput>;
+  readonly roundSeconds: Record<string, number[]>;
+}
+
+const summary = (times: readonly number[], seconds: number, messages: number, bytes: number): Throughput => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    messages_per_s: Math.round(messages / seconds),
+    mb_per_s: Math.round((bytes / 1e6 / seconds) * 100) / 100,
+    max_ms: Math.round((sorted[sorted.length - 1] ?? 0) * 100) / 100,
+    p99_ms: Math.round((sorted[Math.floor(sorted.length * 0.99)] ?? 0) * 100) / 100,
+  };
+};
+
+/**
+ * Measures several stages over the same inputs in interleaved rounds: after one warm-up round of
+ * every stage, each round runs every stage over all inputs, the order of the stages rotating
+ * from round to round. Measured one after another, a stage run first or while the machine
+ * happened to be busy was favoured or penalised (on a shared machine the parse-only baseline
+ * once came out slower than the adapter that wraps it); interleaving spreads both over all
+ * stages, so their ratios can be compared.
+ */
+export const measureInterleaved = async <T>(inputs: readonly T[], bytes: (t: T) => number, stages: readonly Stage<T>[], rounds = 8): Promise<Interleaved> => {
+  for (const stage of stages) for (const input of inputs) await stage.work(input);
+  const times = stages.map((): number[] => []);
+  const perRound = stages.map((): number[] => []);
+  for (let r = 0; r < rounds; r += 1) {
+    for (let k = 0; k < stages.length; k += 1) {
+      const i = (k + r) % stages.length;
+      let elapsed = 0;
+      for (const input of inputs) {
+        const t0 = performance.now();
+        await stages[i]?.work(input);
+        const dt = performance.now() - t0;
+        times[i]?.push(dt);
+        elapsed += dt;
+      }
+      perRound[i]?.push(elapsed / 1000);
+    }
+  }
+  const totalBytes = inputs.reduce((a, t) => a + bytes(t), 0) * rounds;
+  const seconds = (i: number): number => (perRound[i] ?? []).reduce((a, b) => a + b, 0);
+  return {
+    stages: Object.fromEntries(stages.map((s, i) => [s.name, summary(times[i] ?? [], seconds(i), inputs.length * rounds, totalBytes)])),
+    roundSeconds: Object.fromEntries(stages.map((s, i) => [s.name, perRound[i] ?? []])),
+  };
+};
