@@ -117,3 +117,28 @@ test('sqlite store: two stores on one file in one process never wait out each ot
   t.is(await b.count('c'), 3);
   t.is(await a.count('c'), 3);
 });
+
+test('sqlite store: writes wait for another connection\'s write lock without blocking, then commit in call order', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'ephemail-group-'));
+  const path = join(dir, 'store.db');
+  const holder = openSqliteDatabase(path);
+  // A long busy timeout: a write that waited synchronously would hold this test for a minute.
+  const store = createSqliteDocumentStore(openSqliteDatabase(path, { busyTimeoutMs: 60_000 }));
+  t.teardown(async () => {
+    await store.close();
+    holder.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  await store.insert('c', { id: 'seed' });
+  holder.exec('BEGIN IMMEDIATE');
+  const first = store.insert('c', { id: 'a', n: 0 });
+  const second = store.replace('c', { id: 'a', n: 1 }, 1);
+  let settled = false;
+  void Promise.all([first, second]).then(() => (settled = true));
+  for (let turn = 0; turn < 5; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+  t.false(settled, 'the writes wait for the lock');
+  t.deepEqual(await store.get('c', 'seed'), { id: 'seed', version: 1 }, 'reads answer meanwhile');
+  holder.exec('ROLLBACK');
+  t.deepEqual(await Promise.all([first, second]), ['inserted', true]);
+  t.deepEqual(await store.get('c', 'a'), { id: 'a', n: 1, version: 2 });
+});
