@@ -181,3 +181,26 @@ test('pipeline: raw bytes come back identical whether their slices are ASCII, 8-
   }
   t.true(rightOf(await app.messages.raw(principal, identity.id, outcome.messageId)).equals(raw));
 });
+
+test('pipeline: twenty concurrent deliveries to one identity log each event once, in the order of its history, with no gap rows', async (t) => {
+  const store = createMemoryDocumentStore();
+  const app = service(store);
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'busy' }));
+  let sent = 0;
+  const session = async (): Promise<void> => {
+    while (sent < 200) {
+      sent += 1;
+      const [outcome] = await app.mail.ingress.deliver(mail(identity.email, 'Busy', `message ${sent}`), smtpEnvelope(identity.email));
+      t.is(outcome?.kind, 'stored');
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, session));
+  const logged = (await store.find('events', { where: { identity_id: identity.id }, sort: { field: 'position', direction: 'asc' } })).map((e) => e.seq as number);
+  t.is(await store.count('events', { where: { type: 'log.gap' } }), 0);
+  t.deepEqual(logged, Array.from({ length: logged.length }, (_, i) => i + 1));
+  t.is(logged.length, 202); // created, activated, and one email.received per message
+  const record = await store.get('identities', identity.id);
+  t.deepEqual(record?.pending_events, []);
+});

@@ -6,10 +6,11 @@ import { extract } from '../extraction/extract.js';
 import type { ParsedMessage } from '../extraction/types.js';
 import { C } from '../store/collections.js';
 import { keep, updateWithRetry, write } from '../store/compare-and-set.js';
-import { flushOutbox, newEvent, withEvent } from '../store/outbox.js';
+import { newEvent, withEvent } from '../store/outbox.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { extractionEventData, toExtractionRecord } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
+import { flusherFor } from './outbox-flusher.js';
 import { contentHash, derivedId, MESSAGE_BOUNDS, storeRaw, toMessageRecord } from './message-record.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 
@@ -38,7 +39,8 @@ export type ReceiveOutcome =
  * 2. a message already stored by an earlier delivery wins: its record and extraction are used;
  * 3. one compare-and-set on the identity records the message: `email.received`,
  *    `extraction.completed`, `identity.activated` on the first mail, guarded by the identity's
- *    recent message ids; then the outbox is flushed.
+ *    recent message ids; then the outbox is flushed (one flush at a time per identity in this
+ *    process, see outbox-flusher.ts).
  * Resolves only when all of it is durable; throws when the store failed.
  */
 export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promise<ReceiveOutcome> => {
@@ -132,6 +134,6 @@ const recordOnIdentity = async (
   });
   if (outcome === undefined) throw new Error(`identity ${identityId} vanished while recording a message`);
   if (outcome.result !== 'recorded') return { kind: 'not_live', status: outcome.result };
-  if (outcome.written) await flushOutbox(deps, identityId, outcome.doc);
+  if (outcome.written) await flusherFor(deps)(identityId, outcome.doc);
   return { kind: 'recorded', written: outcome.written };
 };
