@@ -119,7 +119,8 @@ export class GroupCommit {
       });
       return true;
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+      // SQLITE_BUSY, or an extended code of it (BUSY_RECOVERY while another process recovers the log).
+      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw error;
       this.retry ??= { deadline: Date.now() + this.busyTimeoutMs, error };
       this.retry.error = error;
       return false;
