@@ -74,7 +74,7 @@ const result = {
     ratio_to_parse_only: Math.round((full.messages_per_s / parseOnly.messages_per_s) * 100) / 100,
     ratio_median_of_rounds: Math.round(medianRoundRatio * 100) / 100,
     rounds: roundRatios.length,
-    method: 'stages interleaved, order rotating each round, after one warm-up round',
+    method: `stages interleaved in every order in turn, after one warm-up round${(globalThis as { gc?: unknown }).gc ? ', heap collected between stages' : ''}`,
   },
   node: process.version,
 };

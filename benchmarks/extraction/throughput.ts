@@ -57,21 +57,32 @@ const summary = (times: readonly number[], seconds: number, messages: number, by
   };
 };
 
+/** Every order of `n` stages, so that over a full set each stage runs after each other one equally often. */
+const orders = (n: number): number[][] => {
+  if (n <= 1) return [[...Array(n).keys()]];
+  return orders(n - 1).flatMap((o) => Array.from({ length: n }, (_, at) => [...o.slice(0, at), n - 1, ...o.slice(at)]));
+};
+
+// With --expose-gc, the heap is collected between stages, so no stage pays for the garbage the
+// previous one left behind.
+const collect = (): void => (globalThis as { gc?: () => void }).gc?.();
+
 /**
  * Measures several stages over the same inputs in interleaved rounds: after one warm-up round of
- * every stage, each round runs every stage over all inputs, the order of the stages rotating
- * from round to round. Measured one after another, a stage run first or while the machine
- * happened to be busy was favoured or penalised (on a shared machine the parse-only baseline
- * once came out slower than the adapter that wraps it); interleaving spreads both over all
- * stages, so their ratios can be compared.
+ * every stage, each round runs every stage over all inputs, in every order of the stages in turn.
+ * Measured one after another, a stage run first, after a stage that left much garbage, or while
+ * the machine happened to be busy was favoured or penalised (on a shared machine the parse-only
+ * baseline once came out slower than the adapter that wraps it); cycling through all orders
+ * spreads these effects over all stages, so their ratios can be compared.
  */
-export const measureInterleaved = async <T>(inputs: readonly T[], bytes: (t: T) => number, stages: readonly Stage<T>[], rounds = 8): Promise<Interleaved> => {
+export const measureInterleaved = async <T>(inputs: readonly T[], bytes: (t: T) => number, stages: readonly Stage<T>[], rounds = 2 * orders(stages.length).length): Promise<Interleaved> => {
   for (const stage of stages) for (const input of inputs) await stage.work(input);
   const times = stages.map((): number[] => []);
   const perRound = stages.map((): number[] => []);
+  const all = orders(stages.length);
   for (let r = 0; r < rounds; r += 1) {
-    for (let k = 0; k < stages.length; k += 1) {
-      const i = (k + r) % stages.length;
+    for (const i of all[r % all.length] ?? []) {
+      collect();
       let elapsed = 0;
       for (const input of inputs) {
         const t0 = performance.now();
