@@ -59,7 +59,7 @@ const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): bo
   for (let seen = 0; end > 0 && seen < lines; ) {
     const start = seg.text.lastIndexOf('\n', end - 1) + 1;
     if (seg.text.slice(start, end).trim().length > 0) {
-      if (seg.codeWords.some(([s, e]) => s >= start && e <= end)) return true;
+      if (seg.codeWords(end).some(([s, e]) => s >= start && e <= end)) return true;
       seen += 1;
     }
     end = start - 1;
@@ -73,7 +73,7 @@ const contextSignals = (seg: Segment, start: number, end: number, printed: strin
   const [ls, le] = lineBounds(text, start, end);
   const line = text.slice(ls, le).trim().replace(/[.:]$/, '');
   const sig: Record<string, number> = {};
-  const kw = lastBefore(seg.codeWords, start, Math.max(ls, start - 100));
+  const kw = lastBefore(seg.codeWords(start), start, Math.max(ls, start - 100));
   if (kw !== undefined) sig.keyword_before = start - kw <= 40 ? 2.5 : 1.5;
   const alone = line === printed;
   if (alone) sig.alone_on_line = 1.5;
@@ -81,8 +81,9 @@ const contextSignals = (seg: Segment, start: number, end: number, printed: strin
     if (previousLineHasWord(seg, ls, 1)) sig.keyword_line_above = 2;
     else if (previousLineHasWord(seg, ls, 2)) sig.keyword_line_above = 1.2;
   }
-  if (firstAfter(seg.codeWords, end, Math.min(le, end + 30)) !== undefined) sig.keyword_after = 1.8;
-  const decoy = lastBefore(seg.decoyWords, start, Math.max(ls, start - 20));
+  const after = Math.min(le, end + 30);
+  if (firstAfter(seg.codeWords(after), end, after) !== undefined) sig.keyword_after = 1.8;
+  const decoy = lastBefore(seg.decoyWords(start), start, Math.max(ls, start - 20));
   if (decoy !== undefined && (kw === undefined || decoy >= kw)) sig.decoy_word = -4;
   TIME_AFTER.lastIndex = text[end] === ' ' || text[end] === '\u00a0' ? end + 1 : end;
   if (TIME_AFTER.test(text)) sig.duration = -5;
@@ -150,6 +151,6 @@ const SUBJECT_SAYS_CODE = 0.6;
 export const findCodes = (view: MessageView): CodeSighting[] => {
   const found = view.segments.flatMap(scanSegment);
   const subject = view.segments.find((s) => s.source === 'subject');
-  if (!subject || found.length === 0 || subject.codeWords.length === 0) return found;
+  if (!subject || found.length === 0 || subject.codeWords(0).length === 0) return found;
   return found.map((c) => ({ ...c, score: c.score + SUBJECT_SAYS_CODE, signals: { ...c.signals, subject_says_code: SUBJECT_SAYS_CODE } }));
 };

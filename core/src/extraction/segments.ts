@@ -8,12 +8,17 @@ export type Source = 'subject' | 'text' | 'html';
 /** Start and end offsets of keyword hits in a segment, in ascending order. */
 export type Hits = readonly (readonly [number, number])[];
 
-/** One readable part of a message with its keyword hits precomputed (one scan per lexicon). */
+/** One readable part of a message, with its keyword hits found as far as they are asked for. */
 export interface Segment {
   readonly source: Source;
   readonly text: string;
-  readonly codeWords: Hits;
-  readonly decoyWords: Hits;
+  /**
+   * Code-word hits in order: every hit that starts before `until`, then possibly more (the first
+   * one at or after it, when there is one). The hits are those of one full scan of the segment.
+   */
+  codeWords(until: number): Hits;
+  /** Decoy-word hits, as `codeWords`. */
+  decoyWords(until: number): Hits;
   /** Offset where a footer starts (signature delimiter), or the text length when there is none. */
   readonly footerAt: number;
 }
@@ -31,24 +36,40 @@ const DECOY_RE = compileWords(DECOY_WORDS);
 // "-- " on its own line is the usual signature delimiter; operator footers follow it.
 const FOOTER_RE = /\n--[ \t]?\n/;
 
-const hits = (re: RegExp, text: string): Hits => [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length] as const);
+/**
+ * Hits of a lexicon pattern, scanned only as far as queries have needed: codes sit near the top of
+ * a message and nothing asks about the text after the last code-shaped token, so most segments
+ * are never scanned to the end. The hits found are those of a full left-to-right scan, since
+ * each search resumes where the previous match ended (as matchAll does).
+ */
+const lazyHits = (re: RegExp, text: string): ((until: number) => Hits) => {
+  const found: (readonly [number, number])[] = [];
+  let resume = 0;
+  let done = false;
+  return (until) => {
+    while (!done && (found.length === 0 || (found[found.length - 1]?.[0] ?? 0) < until)) {
+      re.lastIndex = resume;
+      const m = re.exec(text);
+      if (m === null) done = true;
+      else {
+        resume = m.index + m[0].length;
+        found.push([m.index, resume]);
+      }
+    }
+    return found;
+  };
+};
 
-// Keyword hits are computed on first use: a segment without any code-shaped token never pays
-// for scanning the lexicons.
+// Keyword hits are computed on use: a segment without any code-shaped token never pays for
+// scanning the lexicons, and a scan stops past the last position asked about.
 const segment = (source: Source, raw: string): Segment => {
   const text = raw.indexOf('\r') >= 0 ? raw.replace(/\r\n?/g, '\n') : raw;
   const footer = FOOTER_RE.exec(text);
-  let codeWords: Hits | undefined;
-  let decoyWords: Hits | undefined;
   return {
     source,
     text,
-    get codeWords() {
-      return (codeWords ??= hits(CODE_RE, text));
-    },
-    get decoyWords() {
-      return (decoyWords ??= hits(DECOY_RE, text));
-    },
+    codeWords: lazyHits(CODE_RE, text),
+    decoyWords: lazyHits(DECOY_RE, text),
     footerAt: footer ? footer.index : text.length,
   };
 };
