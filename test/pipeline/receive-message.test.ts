@@ -204,3 +204,19 @@ test('pipeline: twenty concurrent deliveries to one identity log each event once
   const record = await store.get('identities', identity.id);
   t.deepEqual(record?.pending_events, []);
 });
+
+test('pipeline: the same message delivered by ten sessions at once is stored and evented once', async (t) => {
+  const store = createMemoryDocumentStore();
+  const app = service(store);
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'same' }));
+  const raw = mail(identity.email, 'Same', 'Your code is 604211');
+  const outcomes = (await Promise.all(Array.from({ length: 10 }, () => app.mail.ingress.deliver(raw, smtpEnvelope(identity.email))))).flat();
+  t.is(new Set(outcomes.map((o) => (o.kind === 'stored' ? o.messageId : o.kind))).size, 1);
+  t.is(outcomes.filter((o) => o.kind === 'stored' && !o.duplicate).length, 1);
+  t.is(await store.count('messages', { where: { identity_id: identity.id } }), 1);
+  t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 1);
+  t.is(await store.count('events', { where: { identity_id: identity.id, type: 'extraction.completed' } }), 1);
+  t.is((await store.get('identities', identity.id))?.message_count, 1);
+});

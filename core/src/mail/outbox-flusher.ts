@@ -10,6 +10,8 @@ interface Rounds {
   tail: Promise<void>;
   /** A round that waits for the running one, and that later callers join. */
   queued: Promise<void> | undefined;
+  /** The record the first round was given and that round: callers with the same record join it. */
+  readonly first: { readonly written: IdentityRecord; readonly round: Promise<void> };
 }
 
 const noop = (): void => undefined;
@@ -37,11 +39,13 @@ const createOutboxFlusher = (deps: CoreDeps): OutboxFlusher => {
     const entry = rounds.get(identityId);
     if (entry === undefined) {
       const round = flushOutbox(deps, identityId, written);
-      const fresh: Rounds = { tail: round, queued: undefined };
+      const fresh: Rounds = { tail: round, queued: undefined, first: { written, round } };
       rounds.set(identityId, fresh);
       settle(identityId, fresh, round);
       return round;
     }
+    // Recordings applied in one update share its record; the round given it logs all their events.
+    if (entry.first.written === written) return entry.first.round;
     if (entry.queued !== undefined) return entry.queued;
     const round = entry.tail.then(noop, noop).then(() => {
       entry.queued = undefined;

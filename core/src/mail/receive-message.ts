@@ -1,21 +1,16 @@
 import type { CoreDeps } from '../deps.js';
 import type { IdentityRecord } from '../domain/identity.js';
-import { activate, isLive } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
 import { extract } from '../extraction/extract.js';
 import type { ParsedMessage } from '../extraction/types.js';
 import { C } from '../store/collections.js';
-import { keep, updateWithRetry, write } from '../store/compare-and-set.js';
-import { newEvent, withEvent } from '../store/outbox.js';
 import type { ExtractionRecord } from './extraction-record.js';
-import { extractionEventData, toExtractionRecord } from './extraction-record.js';
+import { toExtractionRecord } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
+import { recorderFor } from './identity-recorder.js';
 import { flusherFor } from './outbox-flusher.js';
 import { contentHash, derivedId, MESSAGE_BOUNDS, storeRaw, toMessageRecord } from './message-record.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
-
-/** How many recent message ids an identity remembers to make recording idempotent. */
-const RECENT_MESSAGES = 64;
 
 export interface ReceiveInput {
   readonly identity: IdentityRecord;
@@ -37,7 +32,8 @@ export type ReceiveOutcome =
  * 1. raw slices, the message record and the extraction (when the engine reports one) are written
  *    under ids derived from the message, insert-if-absent, all at once;
  * 2. a message already stored by an earlier delivery wins: its record and extraction are used;
- * 3. one compare-and-set on the identity records the message: `email.received`,
+ * 3. one atomic update of the identity records the message (with the others of this process that
+ *    came meanwhile, see identity-recorder.ts): `email.received`,
  *    `extraction.completed`, `identity.activated` on the first mail, guarded by the identity's
  *    recent message ids; then the outbox is flushed (one flush at a time per identity in this
  *    process, see outbox-flusher.ts).
@@ -109,31 +105,8 @@ const recordOnIdentity = async (
   extraction: ExtractionRecord | undefined,
   receivedEventId: string,
 ): Promise<{ kind: 'recorded'; written: boolean } | { kind: 'not_live'; status: IdentityRecord['status'] }> => {
-  const outcome = await updateWithRetry<IdentityRecord, 'recorded' | IdentityRecord['status']>(deps.store, C.identities, identityId, (current) => {
-    const recent = current.recent_message_ids ?? [];
-    if (recent.includes(message.id)) return keep('recorded');
-    if (!isLive(current.status)) return keep(current.status);
-    const now = deps.clock.now();
-    let next: IdentityRecord = current;
-    const activation = activate(current, now);
-    if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
-    const received = { message_id: message.id, from: message.from.address, subject: message.subject, size: message.size, received_at: message.received_at };
-    next = withEvent(next, { ...newEvent(deps, current, 'email.received', received), id: receivedEventId });
-    if (extraction !== undefined) {
-      next = withEvent(next, { ...newEvent(deps, current, 'extraction.completed', extractionEventData(extraction)), id: derivedId('evt', message.id, 'extraction.completed') });
-    }
-    return write(
-      {
-        ...next,
-        message_count: (current.message_count ?? 0) + 1,
-        latest_extraction_id: extraction?.id ?? current.latest_extraction_id ?? null,
-        recent_message_ids: [...recent, message.id].slice(-RECENT_MESSAGES),
-      },
-      'recorded',
-    );
-  });
-  if (outcome === undefined) throw new Error(`identity ${identityId} vanished while recording a message`);
-  if (outcome.result !== 'recorded') return { kind: 'not_live', status: outcome.result };
+  const outcome = await recorderFor(deps)(identityId, { message, extraction, receivedEventId });
+  if (outcome.kind === 'not_live') return outcome;
   if (outcome.written) await flusherFor(deps)(identityId, outcome.doc);
   return { kind: 'recorded', written: outcome.written };
 };
