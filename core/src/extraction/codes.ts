@@ -1,6 +1,7 @@
 import { shapeOf } from './code-shape.js';
 import { TIME_WORDS, compileWords } from './lexicon.js';
 import type { Hits, MessageView, Segment, Source } from './segments.js';
+import { codeTokens } from './tokens.js';
 
 /** A code seen once in one segment, with the signals its surroundings give. */
 export interface CodeSighting {
@@ -13,8 +14,7 @@ export interface CodeSighting {
   readonly snippet: string;
 }
 
-// Tokens: letters/digits joined by dashes; digit groups split by one space; one digit per cell.
-const TOKEN_RE = /[A-Za-z0-9]+(?:[-\u2010\u2011][A-Za-z0-9]+)*/g;
+// Digit groups split by one space; one digit per cell (tokens are read by codeTokens).
 // Groups of one length only ("123 456", "12 34 56"): "2024 12" is a date and time, not a code.
 const SPLIT_RE = /(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+])(?:\d{3}(?:[ \u00a0]\d{3}){1,2}|\d{4}[ \u00a0]\d{4}|\d{2}(?:[ \u00a0]\d{2}){2,3})(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
 const CELLS_RE = /(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+])\d(?:[ \t\u00a0]{1,3}\d){3,9}(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
@@ -131,16 +131,15 @@ const scanSegment = (seg: Segment): CodeSighting[] => {
       if (s) out.push(s);
     }
   }
-  for (const m of text.matchAll(TOKEN_RE)) {
-    const [s, e] = [m.index, m.index + m[0].length];
-    if (m[0].length < 4) continue;
+  codeTokens(text, (s, e) => {
+    const token = text.slice(s, e);
+    const printed = token.includes('\u2010') || token.includes('\u2011') ? token.replace(/[\u2010\u2011]/g, '-') : token;
     // The shape is the cheapest test and refuses most tokens (plain words), so it comes first.
-    const printed = m[0].replace(/[\u2010\u2011]/g, '-');
     const shape = shapeOf(printed);
-    if (!shape || glued(text, s, e) || inside(phones, s, e) || inside(grouped, s, e)) continue;
+    if (!shape || glued(text, s, e) || inside(phones, s, e) || inside(grouped, s, e)) return;
     const found = sighting(seg, s, printed, {}, shape);
     if (found) out.push(found);
-  }
+  });
   return out;
 };
 
