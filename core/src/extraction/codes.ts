@@ -11,7 +11,8 @@ export interface CodeSighting {
   readonly start: number;
   readonly score: number;
   readonly signals: Record<string, number>;
-  readonly snippet: string;
+  /** Up to 60 characters either side, blanks folded; built only for a code that is reported. */
+  readonly snippet: () => string;
 }
 
 // Digit groups split by one space; one digit per cell (tokens are read by codeTokens).
@@ -99,7 +100,7 @@ const sighting = (seg: Segment, start: number, printed: string, extra: Record<st
   if (!shape) return undefined;
   const signals = { shape: shape.prior, ...contextSignals(seg, start, start + printed.length, printed), ...extra };
   const score = Object.values(signals).reduce((a, b) => a + b, BASE);
-  const snippet = seg.text.slice(Math.max(0, start - 60), start + printed.length + 60).replace(/\s+/g, ' ');
+  const snippet = (): string => seg.text.slice(Math.max(0, start - 60), start + printed.length + 60).replace(/\s+/g, ' ');
   return { value: shape.value, printed, source: seg.source, start, score, signals, snippet };
 };
 

@@ -20,41 +20,60 @@ const MIN_CONFIDENCE = 0.01;
 // A rule's code is what the identity's owner said a code looks like: trusted far above heuristics.
 const RULE_SCORE = 6;
 
+/**
+ * A candidate as ranked: its score and signals, and how to build what is reported about it.
+ * Snippets and link kinds are built only for candidates that are reported: most candidates of a
+ * message score too low to be, and building theirs was a measurable share of the engine's work.
+ */
+interface Ranked {
+  readonly value: string;
+  readonly score: number;
+  readonly signals: Record<string, number>;
+  readonly build: (score: number, signals: Record<string, number>) => ScoredCandidate;
+}
+
 /** Merges sightings of the same code; seeing it in several parts (subject and body) is a signal. */
-const mergeCodes = (sightings: readonly CodeSighting[]): ScoredCandidate[] => {
+const mergeCodes = (sightings: readonly CodeSighting[]): Ranked[] => {
   const byValue = new Map<string, CodeSighting[]>();
   for (const s of sightings) byValue.set(s.value, [...(byValue.get(s.value) ?? []), s]);
   return [...byValue.entries()].map(([value, all]) => {
     const best = all.reduce((a, b) => (b.score > a.score ? b : a));
     const sources = [...new Set(all.map((s) => s.source))];
     const bonus = 0.4 * Math.min(2, sources.length - 1);
-    const signals = bonus > 0 ? { ...best.signals, several_parts: bonus } : best.signals;
     const printed = best.printed !== value ? { printed: best.printed } : {};
-    return { type: 'otp', value, score: best.score + bonus, evidence: { sources, snippet: best.snippet, signals, ...printed } };
+    return {
+      value,
+      score: best.score + bonus,
+      signals: bonus > 0 ? { ...best.signals, several_parts: bonus } : best.signals,
+      build: (score, signals) => ({ type: 'otp', value, score, evidence: { sources, snippet: best.snippet(), signals, ...printed } }),
+    };
   });
 };
 
-const linkCandidates = (view: MessageView): ScoredCandidate[] =>
+const linkCandidates = (view: MessageView): Ranked[] =>
   findLinks(view).map((l) => ({
-    type: 'magic_link',
     value: l.value,
-    link_kind: l.kind,
     score: l.score,
-    evidence: {
-      sources: l.sources,
-      snippet: l.snippet,
-      signals: l.signals,
-      ...(l.anchorText !== undefined ? { anchorText: l.anchorText } : {}),
-      ...(l.unwrapped !== undefined ? { unwrapped: l.unwrapped } : {}),
+    signals: l.signals,
+    build: (score, signals) => {
+      const { kind, snippet } = l.describe();
+      const evidence = {
+        sources: l.sources,
+        snippet,
+        signals,
+        ...(l.anchorText !== undefined ? { anchorText: l.anchorText } : {}),
+        ...(l.unwrapped !== undefined ? { unwrapped: l.unwrapped } : {}),
+      };
+      return { type: 'magic_link', value: l.value, link_kind: kind, score, evidence };
     },
   }));
 
-const ruleCandidates = (view: MessageView, pattern: string): ScoredCandidate[] =>
+const ruleCandidates = (view: MessageView, pattern: string): Ranked[] =>
   ruleCodes(pattern, view.segments.map((s) => s.text)).map((m, i) => ({
-    type: 'otp',
     value: m.value,
     score: RULE_SCORE - i,
-    evidence: { sources: [], snippet: m.snippet, signals: { rule: RULE_SCORE - i }, rule: true },
+    signals: { rule: RULE_SCORE - i },
+    build: (score, signals) => ({ type: 'otp', value: m.value, score, evidence: { sources: [], snippet: m.snippet, signals, rule: true } }),
   }));
 
 // When a link only carries the code the text already shows ("enter 123456, or click here"), the
@@ -73,21 +92,17 @@ const holds = (url: string, value: string): boolean => {
 
 // Compared as plain text: building a pattern from each code compiled a new regular expression
 // per message (and read a rule's code, which may hold any character, as a pattern).
-const carried = (code: ScoredCandidate, links: readonly ScoredCandidate[]): boolean =>
-  links.some((l) => l.score > -1 && holds(l.value, code.value));
+const carried = (code: Ranked, links: readonly Ranked[]): boolean => links.some((l) => l.score > -1 && holds(l.value, code.value));
 
-const preferShownCodes = (codes: ScoredCandidate[], links: readonly ScoredCandidate[]): ScoredCandidate[] =>
+const preferShownCodes = (codes: Ranked[], links: readonly Ranked[]): Ranked[] =>
   codes.map((c) =>
-    c.evidence.signals.parenthetical === undefined && carried(c, links)
-      ? { ...c, score: c.score + LINK_CARRIES_CODE, evidence: { ...c.evidence, signals: { ...c.evidence.signals, link_carries_code: LINK_CARRIES_CODE } } }
+    c.signals.parenthetical === undefined && carried(c, links)
+      ? { ...c, score: c.score + LINK_CARRIES_CODE, signals: { ...c.signals, link_carries_code: LINK_CARRIES_CODE } }
       : c,
   );
 
-/**
- * Every candidate of a message with its raw score, best first, before calibration. Exposed for
- * fitting the calibration; callers want `extract`.
- */
-export const scoreCandidates = (message: ParsedMessage, rules: ExtractionRules = {}): ScoredCandidate[] => {
+/** Every candidate of a message, ranked by raw score, best first. */
+const rank = (message: ParsedMessage, rules: ExtractionRules): Ranked[] => {
   const view = viewMessage(message);
   const type = rules.extraction_type ?? 'auto';
   const codes =
@@ -97,23 +112,28 @@ export const scoreCandidates = (message: ParsedMessage, rules: ExtractionRules =
 };
 
 /**
+ * Every candidate of a message with its raw score, best first, before calibration. Exposed for
+ * fitting the calibration; callers want `extract`.
+ */
+export const scoreCandidates = (message: ParsedMessage, rules: ExtractionRules = {}): ScoredCandidate[] =>
+  rank(message, rules).map((c) => c.build(c.score, c.signals));
+
+/**
  * Finds the one-time code or magic link a message carries. Pure and synchronous. Returns up to
  * five candidates, best first, each with a calibrated confidence; when rules are given and the
  * message does not match their sender or subject pattern, it returns no candidate at all.
  */
 export const extract = (message: ParsedMessage, rules?: ExtractionRules): Extraction => {
   if (rules !== undefined && !matchesRules(message, rules)) return { top: undefined, candidates: [], ruleMismatch: true };
-  const scored = scoreCandidates(message, rules);
-  const probs = confidences(scored.map((c) => c.score), CALIBRATION);
-  const candidates: Candidate[] = scored
-    .map((c, i) => ({
-      type: c.type,
-      value: c.value,
-      ...(c.link_kind !== undefined ? { link_kind: c.link_kind } : {}),
-      confidence: Math.round((probs[i] ?? 0) * 1000) / 1000,
-      evidence: c.evidence,
-    }))
-    .filter((c) => c.confidence >= MIN_CONFIDENCE)
-    .slice(0, MAX_CANDIDATES);
+  const ranked = rank(message, rules ?? {});
+  const probs = confidences(ranked.map((c) => c.score), CALIBRATION);
+  const candidates: Candidate[] = [];
+  for (let i = 0; i < ranked.length && candidates.length < MAX_CANDIDATES; i += 1) {
+    const confidence = Math.round((probs[i] ?? 0) * 1000) / 1000;
+    const r = ranked[i];
+    if (r === undefined || confidence < MIN_CONFIDENCE) continue;
+    const c = r.build(r.score, r.signals);
+    candidates.push({ type: c.type, value: c.value, ...(c.link_kind !== undefined ? { link_kind: c.link_kind } : {}), confidence, evidence: c.evidence });
+  }
   return { top: candidates[0], candidates, ruleMismatch: false };
 };

@@ -6,13 +6,13 @@ import { parseHttpUrl, siteOf, unwrapRedirect, urlFeatures } from './url-feature
 /** A distinct link of a message, scored. */
 export interface LinkSighting {
   readonly value: string;
-  readonly kind: LinkKind;
   readonly score: number;
   readonly signals: Record<string, number>;
   readonly sources: Source[];
   readonly anchorText: string | undefined;
   readonly unwrapped: string | undefined;
-  readonly snippet: string;
+  /** The kind and snippet, worked out only for a link that is reported (most score too low). */
+  readonly describe: () => { readonly kind: LinkKind; readonly snippet: string };
 }
 
 interface Seen {
@@ -96,7 +96,7 @@ interface Scored {
   readonly unwrapped: string | undefined;
 }
 
-const scoreLink = (seen: Seen, view: MessageView): Scored | undefined => {
+const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefined => {
   const outer = parseHttpUrl(seen.href);
   if (!outer) return undefined;
   const inner = unwrapRedirect(outer);
@@ -109,7 +109,7 @@ const scoreLink = (seen: Seen, view: MessageView): Scored | undefined => {
   else if (KIND_RES.some(([, re]) => re.test(seen.context.slice(-80)))) sig.context_words = 0.6;
   if (f.negative || NEGATIVE_RE.test(anchor)) sig.footer_link = -5;
   if (SOCIAL.test(f.host)) sig.social = -4;
-  if (view.senderDomain) sig.site = siteOf(f.host) === siteOf(view.senderDomain) ? 0.3 : -0.8;
+  if (senderSite !== undefined) sig.site = siteOf(f.host) === senderSite ? 0.3 : -0.8;
   if (seen.imageOnly && seen.sources.size === 1) sig.image_only = -1.5;
   if (seen.count >= 2) sig.repeated = 0.4;
   if (seen.button) sig.button = 0.5;
@@ -123,16 +123,20 @@ const REPORTED = 5;
 
 /** Every distinct http(s) link of a message, scored as a possible magic link; best first. */
 export const findLinks = (view: MessageView): LinkSighting[] => {
-  const scored = [...collect(view).values()].flatMap((seen) => scoreLink(seen, view) ?? []).sort((a, b) => b.score - a.score);
-  const subject = subjectVotes(view.subject);
+  // The sender's site is the same for every link: worked out once.
+  const senderSite = view.senderDomain ? siteOf(view.senderDomain) : undefined;
+  const scored = [...collect(view).values()].flatMap((seen) => scoreLink(seen, senderSite) ?? []).sort((a, b) => b.score - a.score);
+  let subject: Map<LinkKind, number> | undefined;
   return scored.slice(0, REPORTED).map((l) => ({
     value: l.seen.href,
-    kind: classify(l.hint, l.anchor, l.seen.context, subject),
     score: l.score,
     signals: l.signals,
     sources: [...l.seen.sources],
     anchorText: l.anchor || undefined,
     unwrapped: l.unwrapped,
-    snippet: `${l.seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${l.anchor}]`,
+    describe: () => ({
+      kind: classify(l.hint, l.anchor, l.seen.context, (subject ??= subjectVotes(view.subject))),
+      snippet: `${l.seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${l.anchor}]`,
+    }),
   }));
 };
