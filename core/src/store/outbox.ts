@@ -63,20 +63,20 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: 
   // flusher got there first, its inserts answer 'exists' and only gap rows are added.
   const record = written ?? ((await deps.store.get(C.identities, identityId)) as IdentityRecord | undefined);
   if (record === undefined || record.pending_events.length === 0) return;
-  const flushed = new Set<string>();
   const first = await nextLogPositions(deps, record.pending_events.length);
-  for (const [index, event] of record.pending_events.entries()) {
-    const position = first + index;
-    const outcome = await deps.store.insert(C.events, { ...event, position });
-    // Another flusher logged this event first: mark the position we took, so relays reading the
-    // log in position order see no hole to wait for.
-    if (outcome === 'exists') await deps.store.insert(C.events, logGap(position, deps));
-    if (outcome === 'inserted') {
-      if (RELEASES_QUOTA.has(event.type)) await releaseIdentities(deps, event.org_id, 1);
-      deps.hub.publish(event);
-    }
-    flushed.add(event.id);
+  const logged = record.pending_events.map((event, index) => ({ event, position: first + index }));
+  // Issued together, so a group-committing store writes them in one commit: positions, not the
+  // order of the inserts, order the log, and relays wait for a position that is not there yet.
+  const outcomes = await Promise.all(logged.map(({ event, position }) => deps.store.insert(C.events, { ...event, position })));
+  // Another flusher logged an event first: mark the position we took, so relays reading the log
+  // in position order see no hole to wait for.
+  await Promise.all(logged.map(({ position }, i) => (outcomes[i] === 'exists' ? deps.store.insert(C.events, logGap(position, deps)) : undefined)));
+  for (const [i, { event }] of logged.entries()) {
+    if (outcomes[i] !== 'inserted') continue;
+    if (RELEASES_QUOTA.has(event.type)) await releaseIdentities(deps, event.org_id, 1);
+    deps.hub.publish(event);
   }
+  const flushed = new Set(logged.map(({ event }) => event.id));
   await updateWithRetry<IdentityRecord, void>(deps.store, C.identities, identityId, (current) => {
     const rest = current.pending_events.filter((event) => !flushed.has(event.id));
     if (rest.length === current.pending_events.length) return keep(undefined);
