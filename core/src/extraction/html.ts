@@ -16,21 +16,25 @@ const BLOCK = new Set([
 // Cells become tab-separated so "one digit per cell" codes survive as a recognisable run.
 const CELL = new Set(['td', 'th']);
 const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'area', 'base', 'wbr', 'source']);
-const TAG_NAME = /^(\/?)([a-zA-Z][a-zA-Z0-9:-]*)/;
-const TAG_NAME_AT = /(\/?)([a-zA-Z][a-zA-Z0-9:-]*)/y;
+// Tag names: a letter, then letters, digits, ':' or '-'.
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isNameChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 58) || c === 45;
+// A name runs at most 63 characters from the '<' (longer ones are cut there, as they always were).
+const MAX_NAME_END = 64;
 
 /**
- * The name of the tag opened at `lt`, read in place rather than from a slice. A name runs at most
- * 63 characters from the '<' (longer ones are cut there, as they always were).
+ * End of the tag name that starts at `from`, or -1 when no name starts there. Read in place by
+ * character, since a pattern's match array and its strings, for every tag, were most of the
+ * garbage this conversion made.
  */
-const tagNameAt = (html: string, lt: number, gt: number): RegExpExecArray | null => {
-  TAG_NAME_AT.lastIndex = lt + 1;
-  const m = TAG_NAME_AT.exec(html);
-  return m && lt + 1 + m[0].length > lt + 64 ? TAG_NAME.exec(html.slice(lt + 1, Math.min(gt, lt + 64))) : m;
+const tagNameEnd = (html: string, from: number, lt: number): number => {
+  if (!isLetter(html.charCodeAt(from))) return -1;
+  let end = from + 1;
+  while (end < lt + MAX_NAME_END && isNameChar(html.charCodeAt(end))) end += 1;
+  return end;
 };
 const ATTR = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/i;
-const INVISIBLE_CHARS = /[\u200b-\u200f\u2060\ufeff\u00ad]|\u034f/g;
 
 const attrs = (source: string): Map<string, string> => {
   const out = new Map<string, string>();
@@ -41,7 +45,34 @@ const attrs = (source: string): Map<string, string> => {
   return out;
 };
 
-const squash = (s: string): string => s.replace(INVISIBLE_CHARS, '').replace(/[ \t\r\n\f\u00a0]+/g, ' ');
+// Zero-width and soft-hyphen characters: dropped, so they cannot split a code or a word.
+const isInvisible = (c: number): boolean => (c >= 0x200b && c <= 0x200f) || c === 0x2060 || c === 0xfeff || c === 0xad || c === 0x34f;
+const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 13 || c === 10 || c === 12 || c === 0xa0;
+
+/**
+ * Drops invisible characters, then folds each run of blanks to one space; in one pass, and
+ * returning the text itself when nothing changes (most runs), instead of two pattern replaces.
+ */
+const squash = (s: string): string => {
+  let out = '';
+  let from = 0;
+  let inBlanks = false;
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (isInvisible(c) || (inBlanks && isBlank(c))) {
+      out += s.slice(from, i);
+      from = i + 1;
+    } else if (!isBlank(c)) inBlanks = false;
+    else {
+      inBlanks = true;
+      if (c !== 32) {
+        out += `${s.slice(from, i)} `;
+        from = i + 1;
+      }
+    }
+  }
+  return from === 0 ? s : out + s.slice(from);
+};
 
 /** True when `s` holds only the blanks `squash` folds (space, tab, CR, LF, form feed, no-break space). */
 const onlyBlanks = (s: string): boolean => {
@@ -184,11 +215,13 @@ export const htmlToView = (html: string): HtmlView => {
     else {
       if (gt < lt) gt = html.indexOf('>', lt);
       if (gt < 0) return finish(w, html.slice(lt));
-      const name = tagNameAt(html, lt, gt);
+      const closing = html.charCodeAt(lt + 1) === 47;
+      const from = closing ? lt + 2 : lt + 1;
+      const end = tagNameEnd(html, from, lt);
       const declaration = html[lt + 1] === '!' || html[lt + 1] === '?';
-      if (name?.[2] !== undefined) w.tag(name[1] === '/', name[2].toLowerCase(), html.slice(lt + 1 + name[0].length, gt).trim());
+      if (end >= 0) w.tag(closing, html.slice(from, end).toLowerCase(), html.slice(end, gt).trim());
       else if (!declaration) w.text('<');
-      pos = name || declaration ? gt + 1 : lt + 1;
+      pos = end >= 0 || declaration ? gt + 1 : lt + 1;
     }
   }
   return finish(w, html.slice(pos));

@@ -1,4 +1,5 @@
 import test from 'ava';
+import fc from 'fast-check';
 import { decodeEntities, htmlToView } from '../../src/index.js';
 
 test('htmlToView: drops head, style, script and hidden preheaders', (t) => {
@@ -29,4 +30,16 @@ test('htmlToView: a stray "<" is text, not the start of a tag', (t) => {
 
 test('decodeEntities: numeric, hex and named references', (t) => {
   t.is(decodeEntities('&#52;&#x32;&amp;&eacute;&nbsp;&bogus;'), '42&é\u00a0&bogus;');
+});
+
+test('htmlToView: drops invisible characters, then folds each run of blanks to one space', (t) => {
+  // The rule as two replaces, as it was first written; the view reads text runs in one pass.
+  const expected = (s: string): string => s.replace(/[\u200b-\u200f\u2060\ufeff\u00ad]|\u034f/g, '').replace(/[ \t\r\n\f\u00a0]+/g, ' ').trim();
+  const piece = fc.constantFrom('a', 'B', '7', ' ', '\t', '\r', '\n', '\f', '\u00a0', '\u200b', '\u200f', '\u2060', '\ufeff', '\u00ad', '\u034f', 'é');
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+      const text = pieces.join('');
+      t.is(htmlToView(`<p>${text}</p>`).text, expected(text));
+    }),
+  );
 });
