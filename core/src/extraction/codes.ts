@@ -114,12 +114,22 @@ const inside = (list: [number, number][], s: number, e: number): boolean => list
 // the engine retried from every position of a long word run (quadratic on 50 KiB bodies).
 const MASK_RE = /https?:\/\/[^\s<>"]+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
 
+const URL_MASK_RE = /https?:\/\/[^\s<>"]+/g;
+
+// Each pattern below needs a character most segments lack ('@' for addresses and origin lines,
+// "http" for URLs, '+' or '(' for phone numbers): without it, the pattern cannot match and its
+// scan (the address branch tries every run of word characters) is skipped.
+const masked = (t: string): string => {
+  const re = t.includes('@') ? MASK_RE : t.includes('http') ? URL_MASK_RE : undefined;
+  return re === undefined ? t : t.replace(re, (m) => ' '.repeat(m.length));
+};
+
 const scanSegment = (seg: Segment): CodeSighting[] => {
-  const text = seg.text.replace(MASK_RE, (m) => ' '.repeat(m.length));
+  const text = masked(seg.text);
   const out: CodeSighting[] = [];
-  const phones = spans(PHONE_RE, text);
+  const phones = text.includes('+') || text.includes('(') ? spans(PHONE_RE, text) : [];
   const grouped: [number, number][] = [];
-  for (const m of text.matchAll(ORIGIN_RE)) {
+  for (const m of text.includes('@') ? text.matchAll(ORIGIN_RE) : []) {
     const code = m[2] ?? '';
     const s = sighting(seg, m.index + m[0].indexOf('#') + 1, code, { origin_bound: 6 });
     if (s) out.push(s);
