@@ -87,6 +87,9 @@ const classify = (hint: LinkKind | undefined, anchor: string, context: string, s
   return best[0];
 };
 
+// The text is cut once, not once per kind.
+const hasKindWords = (s: string): boolean => KIND_RES.some(([, re]) => re.test(s));
+
 interface Scored {
   readonly seen: Seen;
   readonly hint: LinkKind | undefined;
@@ -104,9 +107,9 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   const anchor = seen.anchors.find((a) => a.length > 0) ?? '';
   const sig: Record<string, number> = { token: [-2.5, 1, 2.5][f.token] ?? 0 };
   if (f.kindHint) sig.url_words = 1;
-  if (KIND_RES.some(([, re]) => re.test(anchor))) sig.anchor_words = 1;
+  if (hasKindWords(anchor)) sig.anchor_words = 1;
   else if (ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
-  else if (KIND_RES.some(([, re]) => re.test(seen.context.slice(-80)))) sig.context_words = 0.6;
+  else if (hasKindWords(seen.context.slice(-80))) sig.context_words = 0.6;
   if (f.negative || NEGATIVE_RE.test(anchor)) sig.footer_link = -5;
   if (SOCIAL.test(f.host)) sig.social = -4;
   if (senderSite !== undefined) sig.site = siteOf(f.host) === senderSite ? 0.3 : -0.8;

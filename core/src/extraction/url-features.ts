@@ -29,16 +29,24 @@ const URL_HINTS: readonly [LinkKind, RegExp][] = [
 
 /** The kind whose URL word occurs last: the deepest path segment is the most specific. */
 const hintOf = (words: string): LinkKind | undefined => {
+  // No URL word is empty: most links have no `type` parameter, and need no scan for it.
+  if (words.length === 0) return undefined;
   let best: [LinkKind, number] | undefined;
   for (const [kind, re] of URL_HINTS) {
     let at = -1;
-    for (const m of words.matchAll(re)) at = m.index;
+    // The matches matchAll would give, without its iterator and copy of the pattern.
+    re.lastIndex = 0;
+    for (let m = re.exec(words); m !== null; m = re.exec(words)) at = m.index;
     if (at >= 0 && (!best || at > best[1])) best = [kind, at];
   }
   return best?.[0];
 };
 
-const classes = (v: string): number => [/[a-z]/, /[A-Z]/, /[0-9]/].filter((re) => re.test(v)).length;
+const LOWER = /[a-z]/;
+const UPPER = /[A-Z]/;
+const DIGIT = /[0-9]/;
+const classes = (v: string): number => Number(LOWER.test(v)) + Number(UPPER.test(v)) + Number(DIGIT.test(v));
+const TYPED = /^(type|action|mode)$/i;
 
 /** Strength of one path segment or parameter value as a secret token. */
 const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
@@ -74,9 +82,10 @@ export const urlFeatures = (url: URL): UrlFeatures => {
     if (t > token) token = t;
   };
   segments.forEach((s) => bump(tokenStrength(s)));
-  params.filter(([k]) => !AFTER_ACTION.test(k) && !NOT_SECRET.test(k)).forEach(([k, v]) => bump(tokenStrength(v, k)));
-  const typed = params.find(([k]) => /^(type|action|mode)$/i.test(k))?.[1] ?? '';
-  const words = [...segments, ...params.filter(([k]) => !AFTER_ACTION.test(k) && !NOT_SECRET.test(k)).map(([k]) => k)].join('/');
+  const telling = params.filter(([k]) => !AFTER_ACTION.test(k) && !NOT_SECRET.test(k));
+  telling.forEach(([k, v]) => bump(tokenStrength(v, k)));
+  const typed = params.find(([k]) => TYPED.test(k))?.[1] ?? '';
+  const words = [...segments, ...telling.map(([k]) => k)].join('/');
   const kindHint = hintOf(typed) ?? hintOf(words);
   return { token, kindHint, negative: NEGATIVE_PATH.test(`/${segments.join('/')}`), host: url.hostname.toLowerCase() };
 };
