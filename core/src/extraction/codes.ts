@@ -84,7 +84,8 @@ const contextSignals = (seg: Segment, start: number, end: number, printed: strin
   }
   const after = Math.min(le, end + 30);
   if (firstAfter(seg.codeWords(after), end, after) !== undefined) sig.keyword_after = 1.8;
-  const decoy = lastBefore(seg.decoyWords(start), start, Math.max(ls, start - 20));
+  const near = Math.max(ls, start - 20);
+  const decoy = lastBefore(seg.decoyWords(near, start), start, near);
   if (decoy !== undefined && (kw === undefined || decoy >= kw)) sig.decoy_word = -4;
   TIME_AFTER.lastIndex = text[end] === ' ' || text[end] === '\u00a0' ? end + 1 : end;
   if (TIME_AFTER.test(text)) sig.duration = -5;
