@@ -150,7 +150,7 @@ export class SqliteDocumentStore implements DocumentStore {
       this.statements.get(replace).run(encodeBody({ ...fields, id }), collection, id, row.version);
       return { doc: { ...fields, id, version: row.version + 1 }, written: true };
     };
-    const outcome = await this.write('update', this.batch === undefined ? () => this.db.transaction(step).immediate() : step);
+    const outcome = await this.writeStep('update', step);
     if (failure !== undefined) throw failure.error;
     return outcome;
   }
@@ -179,8 +179,7 @@ export class SqliteDocumentStore implements DocumentStore {
       if (found === undefined) return 'absent';
       return found.type === 'integer' || found.type === 'real' ? 'over_max' : 'not_number';
     };
-    // Without group commit the two statements need a transaction of their own to be one step.
-    const outcome = await this.write('increment', this.batch === undefined ? () => this.db.transaction(step).immediate() : step);
+    const outcome = await this.writeStep('increment', step);
     if (outcome === 'not_number') throw new TypeError(`sqlite store: ${collection}/${id}.${field} is not a number`);
     return outcome;
   }
@@ -227,6 +226,14 @@ export class SqliteDocumentStore implements DocumentStore {
     if (this.batch !== undefined) return this.batch.write(operation, work);
     flushOpenBatches();
     return this.direct(operation, work);
+  }
+
+  /**
+   * A write of several statements that must be one step: inside the batch's transaction, or,
+   * without group commit, inside a transaction of its own.
+   */
+  private writeStep<T>(operation: string, step: () => T): Promise<T> {
+    return this.write(operation, this.batch === undefined ? () => this.db.transaction(step).immediate() : step);
   }
 
   /** A value when it can answer at once (callers await it either way), else a promise. */
