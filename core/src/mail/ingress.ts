@@ -23,10 +23,24 @@ const KNOWN_ADDRESSES = 10_000;
 /**
  * Finds the identity an address belongs to. An address is bound to its identity once, when the
  * identity is created, and never rebound, so the binding is remembered in-process (a fact, not
- * state: two hosts cannot disagree on it); the identity record itself is read every time.
+ * state: two hosts cannot disagree on it). The identity record itself is read for every caller,
+ * except that callers who ask while a read of the same identity is under way share its answer:
+ * twenty sessions delivering to one identity otherwise read it twenty times in one turn. The
+ * answer is a precheck either way (it may change right after it was read); what decides is the
+ * atomic update that records the message.
  */
 const identityFinder = (deps: CoreDeps) => {
   const known = new Map<string, string>();
+  const reading = new Map<string, Promise<IdentityRecord | undefined>>();
+  const read = (identityId: string): Promise<IdentityRecord | undefined> => {
+    const pending = reading.get(identityId);
+    if (pending !== undefined) return pending;
+    const fresh = deps.store.get(C.identities, identityId) as Promise<IdentityRecord | undefined>;
+    reading.set(identityId, fresh);
+    const done = (): void => void reading.delete(identityId);
+    fresh.then(done, done);
+    return fresh;
+  };
   const identityIdOf = async (email: string): Promise<string | undefined> => {
     const cached = known.get(email);
     if (cached !== undefined) return cached;
@@ -41,7 +55,7 @@ const identityFinder = (deps: CoreDeps) => {
     const domain = email.slice(email.lastIndexOf('@') + 1);
     if (!email.includes('@') || domain !== deps.config.inboxDomain.toLowerCase()) return undefined;
     const identityId = await identityIdOf(email);
-    return identityId === undefined ? undefined : ((await deps.store.get(C.identities, identityId)) as IdentityRecord | undefined);
+    return identityId === undefined ? undefined : read(identityId);
   };
 };
 
@@ -63,6 +77,11 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
   const checkRecipient = async (address: string) => verdictFor(deps, await lookup(address), maxMessages);
   const deliver = async (raw: Uint8Array, envelope: InboundEnvelope): Promise<readonly DeliveryOutcome[]> => {
     const recipients = [...new Set(envelope.rcptTo.map(normalise))];
+    // The identities are read while the message is parsed: with a group-committing store a read
+    // answers only at the end of its turn, and that turn would otherwise follow the parse.
+    const identities = recipients.map((recipient) => lookup(recipient));
+    // Settled even when the parse fails or throws, so a failed read is never left unhandled.
+    for (const identity of identities) identity.catch(() => undefined);
     const parsed = await options.parser.parse(raw);
     // Running out of parse time is about load, not about the message: fail temporarily (the
     // sender retries, SMTP 451) rather than refuse mail that would parse on a quieter machine.
@@ -72,8 +91,8 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
       ? await options.authenticator.authenticate(raw, { mailFrom: envelope.mailFrom, remoteAddress: envelope.remoteAddress, heloName: envelope.heloName })
       : null;
     const outcomes: DeliveryOutcome[] = [];
-    for (const recipient of recipients) {
-      const identity = await lookup(recipient);
+    for (const [i, recipient] of recipients.entries()) {
+      const identity = await identities[i]!;
       const verdict = verdictFor(deps, identity, maxMessages);
       if (verdict.kind !== 'accept' || identity === undefined) {
         outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });
