@@ -19,9 +19,10 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * delivery pool that keeps up to `concurrency` attempts in flight. The dispatcher hands fresh
  * jobs straight to the pool while it has room (inserted already claimed, posted at once); the
  * rest wait in the store, and the pool refills from them whenever slots free up, on the timer
- * and after each dispatch. Dispatch ticks never overlap within a process; across processes the
- * relay lease and job leases share the work. Answers a function that stops it and waits for the
- * dispatch tick and the attempts in flight.
+ * and after each dispatch. Events wake the dispatcher at once while it has endpoints to feed;
+ * while the last events it read went to no endpoint, only the timer does. Dispatch ticks never
+ * overlap within a process; across processes the relay lease and job leases share the work.
+ * Answers a function that stops it and waits for the dispatch tick and the attempts in flight.
  */
 export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTransport, options: WebhookWorkerOptions, logger: Logger) => {
   const pool = ephemail.webhooks.deliveryPool(options.owner, transport, {
@@ -33,8 +34,13 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
   let again = false;
   let stopped = false;
   let reported: DeliverReport = pool.report();
+  // Set while the events of the last tick went to no endpoint (none is subscribed): new events
+  // then wait for the timer instead of each waking the relay, which would read and move the
+  // cursor tens of times a second for nobody. The first tick that enqueues a job clears it.
+  let quiet = false;
   const dispatch = async () => {
     const report = await ephemail.webhooks.dispatchTick(options.owner, { batch: DISPATCH_BATCH, handoff: pool });
+    if (report.handled > 0) quiet = report.enqueued === 0;
     // Jobs the pool had no room for are pending in the store; more events may be waiting too.
     if (report.enqueued > report.handedOff) void pool.fill();
     if (report.handled >= DISPATCH_BATCH) again = true;
@@ -68,7 +74,9 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
     warnOfFailures();
   }, options.intervalMs);
   timer.unref();
-  const unsubscribe = ephemail.events.subscribe(() => tick());
+  const unsubscribe = ephemail.events.subscribe(() => {
+    if (!quiet) tick();
+  });
   tick();
   void pool.fill();
   return async (): Promise<void> => {
