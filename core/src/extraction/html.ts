@@ -74,9 +74,9 @@ const squash = (s: string): string => {
   return from === 0 ? s : out + s.slice(from);
 };
 
-/** True when `s` holds only the blanks `squash` folds (space, tab, CR, LF, form feed, no-break space). */
-const onlyBlanks = (s: string): boolean => {
-  for (let i = 0; i < s.length; i += 1) {
+/** True when `s` holds only the blanks `squash` folds (space, tab, CR, LF, form feed, no-break space) in `[from, to)`. */
+const onlyBlanks = (s: string, from = 0, to = s.length): boolean => {
+  for (let i = from; i < to; i += 1) {
     const c = s.charCodeAt(i);
     if (c !== 32 && c !== 9 && c !== 13 && c !== 10 && c !== 12 && c !== 0xa0) return false;
   }
@@ -209,7 +209,11 @@ export const htmlToView = (html: string): HtmlView => {
   for (;;) {
     const lt = html.indexOf('<', pos);
     if (lt < 0) break;
-    if (lt > pos && !w.skip) w.text(html.slice(pos, lt));
+    // Indentation between tags is tested in place, so most runs are never cut out of the body.
+    if (lt > pos && !w.skip) {
+      if (onlyBlanks(html, pos, lt)) w.emit(' ');
+      else w.text(html.slice(pos, lt));
+    }
     if (html.startsWith('<!--', lt)) pos = skipTo(lt, '-->');
     else if (html.startsWith('<![CDATA[', lt)) pos = skipTo(lt, ']]>');
     else {

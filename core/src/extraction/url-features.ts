@@ -42,10 +42,19 @@ const hintOf = (words: string): LinkKind | undefined => {
   return best?.[0];
 };
 
-const LOWER = /[a-z]/;
-const UPPER = /[A-Z]/;
-const DIGIT = /[0-9]/;
-const classes = (v: string): number => Number(LOWER.test(v)) + Number(UPPER.test(v)) + Number(DIGIT.test(v));
+/** How many of the classes lower-case ASCII letter, upper-case ASCII letter and digit `v` holds; one pass, no patterns. */
+const classes = (v: string): number => {
+  let lower = 0;
+  let upper = 0;
+  let digit = 0;
+  for (let i = 0; i < v.length; i += 1) {
+    const c = v.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower = 1;
+    else if (c >= 65 && c <= 90) upper = 1;
+    else if (c >= 48 && c <= 57) digit = 1;
+  }
+  return lower + upper + digit;
+};
 const TYPED = /^(type|action|mode)$/i;
 
 /** Strength of one path segment or parameter value as a secret token. */
@@ -58,7 +67,9 @@ const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
   return core.length >= 6 && classes(core) >= 2 && /\d/.test(core) ? 1 : 0;
 };
 
+// Without a '%' there is nothing to decode (and nothing that could throw): most segments.
 const safeDecode = (s: string): string => {
+  if (!s.includes('%')) return s;
   try {
     return decodeURIComponent(s);
   } catch {
@@ -66,11 +77,19 @@ const safeDecode = (s: string): string => {
   }
 };
 
+/**
+ * The query pairs of a URL. Most links have no query: reading `searchParams` builds and parses a
+ * URLSearchParams object even then, so an empty query is answered without one.
+ */
+const queryPairs = (url: URL): [string, string][] => (url.search.length > 1 ? [...url.searchParams.entries()] : []);
+
 /** Splits a URL into path segments and query pairs, including a hash-routed path and query. */
 const parts = (url: URL): { segments: string[]; params: [string, string][] } => {
-  const [hashPath = '', hashQuery = ''] = url.hash.replace(/^#/, '').split('?', 2);
+  const hash = url.hash;
+  const [hashPath = '', hashQuery = ''] = hash.length > 1 ? hash.slice(1).split('?', 2) : [];
   const segments = `${url.pathname}/${hashPath}`.split('/').filter(Boolean).map(safeDecode);
-  const params = [...url.searchParams.entries(), ...new URLSearchParams(hashQuery).entries()];
+  const params = queryPairs(url);
+  if (hashQuery.length > 0) params.push(...new URLSearchParams(hashQuery).entries());
   return { segments, params };
 };
 
@@ -95,7 +114,7 @@ export const urlFeatures = (url: URL): UrlFeatures => {
  * parameter; undefined for ordinary links, including after-login `redirect_to`-style parameters.
  */
 export const unwrapRedirect = (url: URL): URL | undefined => {
-  for (const [k, v] of url.searchParams.entries()) {
+  for (const [k, v] of queryPairs(url)) {
     if (AFTER_ACTION.test(k) || !/^https?:\/\//i.test(v)) continue;
     try {
       return new URL(v);
@@ -116,10 +135,20 @@ export const parseHttpUrl = (href: string): URL | undefined => {
   }
 };
 
+const ZONE = /^(co|com|org|net|ac|gov|edu|ne|or)$/;
+
+/** Index of the last '.' of `s` before `end`, or -1; by index, so no label array is built. */
+const dotBefore = (s: string, end: number): number => (end <= 0 ? -1 : s.lastIndexOf('.', end - 1));
+
 /** A crude registrable domain: the last two labels, three under a two-letter country code's `co.`-style zone. */
 export const siteOf = (host: string): string => {
-  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
-  const n = labels.length;
-  const zoned = n >= 3 && (labels[n - 1] ?? '').length === 2 && /^(co|com|org|net|ac|gov|edu|ne|or)$/.test(labels[n - 2] ?? '');
-  return labels.slice(zoned ? -3 : -2).join('.');
+  const lower = host.toLowerCase();
+  const h = lower.endsWith('.') ? lower.slice(0, -1) : lower;
+  const last = dotBefore(h, h.length);
+  const second = dotBefore(h, last);
+  if (second < 0) return h;
+  const zoned = h.length - last - 1 === 2 && ZONE.test(h.slice(second + 1, last));
+  if (!zoned) return h.slice(second + 1);
+  const third = dotBefore(h, second);
+  return third < 0 ? h : h.slice(third + 1);
 };
