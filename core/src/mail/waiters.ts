@@ -26,11 +26,21 @@ export class Waiters {
   async until<T>(identityId: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      // The version is read before `check`, so a change made by another process after `check`
+      // read the store shows as a newer version at the next poll; taken only at the first poll,
+      // the baseline would already include a change made in between, and the waiter would sleep
+      // through it to its deadline.
+      const baseline = this.versions.has(identityId) ? undefined : await this.versionOf(identityId);
       const found = await check();
       const left = deadline - Date.now();
       if (found !== undefined || left <= 0) return found;
+      if (baseline !== undefined && !this.versions.has(identityId)) this.versions.set(identityId, baseline);
       await this.sleep(identityId, left);
     }
+  }
+
+  private async versionOf(identityId: string): Promise<number | undefined> {
+    return (await this.deps.store.get(C.identities, identityId).catch(() => undefined))?.version;
   }
 
   /** Stops the shared loop (waiters still time out on their own). */
@@ -78,11 +88,11 @@ export class Waiters {
 
   private async poll(): Promise<void> {
     for (const identityId of [...this.wakers.keys()]) {
-      const doc = await this.deps.store.get(C.identities, identityId).catch(() => undefined);
-      if (doc === undefined) continue;
+      const version = await this.versionOf(identityId);
+      if (version === undefined) continue;
       const seen = this.versions.get(identityId);
-      this.versions.set(identityId, doc.version);
-      if (seen !== undefined && seen !== doc.version) this.wake(identityId);
+      this.versions.set(identityId, version);
+      if (seen !== undefined && seen !== version) this.wake(identityId);
     }
   }
 }
