@@ -1,4 +1,5 @@
 import { shapeOf } from './code-shape.js';
+import { eachMatch } from './each-match.js';
 import { TIME_WORDS, compileWords } from './lexicon.js';
 import type { Hits, MessageView, Segment, Source } from './segments.js';
 import { codeTokens } from './tokens.js';
@@ -105,7 +106,11 @@ const sighting = (seg: Segment, start: number, printed: string, extra: Record<st
   return { value: shape.value, printed, source: seg.source, start, score, signals, snippet };
 };
 
-const spans = (re: RegExp, text: string): [number, number][] => [...text.matchAll(re)].map((m) => [m.index, m.index + m[0].length]);
+const spans = (re: RegExp, text: string): [number, number][] => {
+  const out: [number, number][] = [];
+  eachMatch(re, text, (m) => out.push([m.index, m.index + m[0].length]));
+  return out;
+};
 const inside = (list: [number, number][], s: number, e: number): boolean => list.some(([a, b]) => s >= a && e <= b);
 
 /** Finds every plausible code sighting in one segment. */
@@ -130,18 +135,20 @@ const scanSegment = (seg: Segment): CodeSighting[] => {
   const out: CodeSighting[] = [];
   const phones = text.includes('+') || text.includes('(') ? spans(PHONE_RE, text) : [];
   const grouped: [number, number][] = [];
-  for (const m of text.includes('@') ? text.matchAll(ORIGIN_RE) : []) {
-    const code = m[2] ?? '';
-    const s = sighting(seg, m.index + m[0].indexOf('#') + 1, code, { origin_bound: 6 });
-    if (s) out.push(s);
+  if (text.includes('@')) {
+    eachMatch(ORIGIN_RE, text, (m) => {
+      const code = m[2] ?? '';
+      const s = sighting(seg, m.index + m[0].indexOf('#') + 1, code, { origin_bound: 6 });
+      if (s) out.push(s);
+    });
   }
   for (const re of [CELLS_RE, SPLIT_RE]) {
-    for (const m of text.matchAll(re)) {
-      if (inside(phones, m.index, m.index + m[0].length) || inside(grouped, m.index, m.index + m[0].length)) continue;
+    eachMatch(re, text, (m) => {
+      if (inside(phones, m.index, m.index + m[0].length) || inside(grouped, m.index, m.index + m[0].length)) return;
       grouped.push([m.index, m.index + m[0].length]);
       const s = sighting(seg, m.index, m[0], { split: -0.3 });
       if (s) out.push(s);
-    }
+    });
   }
   codeTokens(text, (s, e) => {
     const token = text.slice(s, e);

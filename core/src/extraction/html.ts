@@ -1,3 +1,4 @@
+import { eachMatch } from './each-match.js';
 import { decodeEntities } from './entities.js';
 import type { MessageLink } from './types.js';
 
@@ -38,10 +39,10 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\
 
 const attrs = (source: string): Map<string, string> => {
   const out = new Map<string, string>();
-  for (const m of source.matchAll(ATTR)) {
+  eachMatch(ATTR, source, (m) => {
     const name = (m[1] ?? '').toLowerCase();
     if (!out.has(name)) out.set(name, decodeEntities(m[2] ?? m[3] ?? m[4] ?? ''));
-  }
+  });
   return out;
 };
 

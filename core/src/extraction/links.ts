@@ -1,3 +1,4 @@
+import { eachMatch } from './each-match.js';
 import { ACTION_WORDS, KIND_WORDS, NEGATIVE_LINK_WORDS, compileWords } from './lexicon.js';
 import type { MessageView, Source } from './segments.js';
 import type { LinkKind } from './types.js';
@@ -61,11 +62,11 @@ const collect = (view: MessageView): Map<string, Seen> => {
   for (const seg of view.segments) {
     // URL_RE needs "http" (case as written): most segments without it are not scanned.
     if (seg.source === 'subject' || !seg.text.includes('http')) continue;
-    for (const m of seg.text.matchAll(URL_RE)) {
+    eachMatch(URL_RE, seg.text, (m) => {
       const href = m[0].replace(/[.,;:!?'"]+$/, '');
       const context = seg.text.slice(Math.max(0, m.index - CONTEXT_CHARS), m.index);
       remember(map, href, seg.source, { imageOnly: false, context, inFooter: m.index >= seg.footerAt });
-    }
+    });
   }
   return map;
 };
