@@ -1,8 +1,11 @@
 import type { Ephemail } from '@ephemail/core';
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import express from 'express';
+import type { HTTPMethod } from 'find-my-way';
+import FindMyWay from 'find-my-way';
+import { METHODS } from 'node:http';
 import type { Registry } from 'prom-client';
-import { NO_STORE, sendError } from './envelope.js';
+import { NO_STORE, sendError, sendJson, setHeaders } from './envelope.js';
 import { dependencyUnavailable } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
 import { createHttpMetrics } from './metrics.js';
@@ -38,6 +41,12 @@ const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   next(error);
 };
 
+/** A GET endpoint outside the route table: health, metrics, the OpenAPI document. */
+interface PlainRoute {
+  readonly path: string;
+  readonly handler: (req: Request, res: Response) => void | Promise<void>;
+}
+
 /** The /v1 API as an Express application over the given service. */
 export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) => {
   const logger = options.logger ?? silentLogger;
@@ -49,27 +58,30 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? false);
   app.set('etag', false);
+  const operational: PlainRoute[] = [
+    { path: '/livez', handler: (_req, res) => sendJson(res, 200, { status: 'ok' }) },
+    {
+      path: '/readyz',
+      handler: async (req, res) => {
+        try {
+          await Promise.all([service.ready(), ...(options.readinessChecks ?? []).map((check) => check())]);
+          sendJson(res, 200, { status: 'ready' });
+        } catch {
+          sendError(req, res, dependencyUnavailable);
+        }
+      },
+    },
+    {
+      path: '/metrics',
+      handler: async (_req, res) => {
+        res.setHeader('Content-Type', metrics.registry.contentType);
+        res.end(await metrics.registry.metrics());
+      },
+    },
+    { path: '/v1/openapi.json', handler: (_req, res) => sendJson(res, 200, openapi) },
+  ];
   app.use(requestContext(metrics, logger));
-  app.get('/livez', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/readyz', async (req, res) => {
-    try {
-      await Promise.all([service.ready(), ...(options.readinessChecks ?? []).map((check) => check())]);
-      res.json({ status: 'ready' });
-    } catch {
-      sendError(req, res, dependencyUnavailable);
-    }
-  });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('Content-Type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
-  app.use('/v1', (_req, res, next) => {
-    res.set(NO_STORE);
-    next();
-  });
-  app.get('/v1/openapi.json', (_req, res) => void res.json(openapi));
-  app.use('/v1', requireJsonBody, express.json({ limit: '1mb', type: JSON_TYPES }), bodyErrors);
-  mountRoutes(app, routes);
+  app.use(routeDispatcher(routes, operational));
   app.use((req: Request, res: Response) => sendError(req, res, { status: 404, code: 'route_not_found', message: `No route ${req.method} ${req.path}.` }));
   app.use(((error, req, res, _next) => {
     logger.error({ requestId: res.locals.requestId, err: error instanceof Error ? error.message : String(error) }, 'request failed');
@@ -80,29 +92,76 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
 };
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
+const parseJson = express.json({ limit: '1mb', type: JSON_TYPES });
 
-/** A body that is not JSON is refused rather than silently ignored. */
-const requireJsonBody = (req: Request, res: Response, next: express.NextFunction): void => {
-  const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
-  if (!hasBody || req.is(JSON_TYPES)) return next();
-  sendError(req, res, { status: 415, code: 'unsupported_media_type', message: 'Send the body as application/json.' });
-};
+const hasBody = (req: Request): boolean =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
- * Registers each path's methods followed at once by its 405 handler (with `Allow`), so a static
- * path such as `/v1/identities/bulk` answers 405 for a wrong method before a later
- * parameterised path (`/v1/identities/:identity_id`) could claim it.
+ * Reads the JSON body, when the request has one, then runs `then`. A body that is not JSON is
+ * refused rather than silently ignored.
  */
-const mountRoutes = (app: express.Express, routes: readonly Route[]): void => {
-  const paths = [...new Set(routes.map((route) => route.path))];
-  for (const path of paths) {
-    const own = routes.filter((route) => route.path === path);
-    for (const route of own) app[route.method](path, handlerFor(route));
-    const allow = own.flatMap((route) => (route.method === 'get' ? ['GET', 'HEAD'] : [route.method.toUpperCase()]));
-    app.all(path, (req, res) => {
-      res.setHeader('Allow', allow.join(', '));
-      res.locals.routeLabel = path;
-      sendError(req, res, { status: 405, code: 'method_not_allowed', message: `${req.method} is not allowed on ${req.path}.` });
-    });
+const withBody = (req: Request, res: Response, next: NextFunction, then: () => void): void => {
+  if (!hasBody(req)) return then();
+  if (!req.is(JSON_TYPES)) {
+    sendError(req, res, { status: 415, code: 'unsupported_media_type', message: 'Send the body as application/json.' });
+    return;
   }
+  parseJson(req, res, (error?: unknown) => (error === undefined ? then() : bodyErrors(error, req, res, next)));
+};
+
+type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
+
+interface Target {
+  readonly path: string;
+  readonly handler: Handler;
+  /** Runs without reading a body: 405 answers and the endpoints outside the route table. */
+  readonly plain: boolean;
+}
+
+/** Methods a path answers 405 for: every method Node's parser knows that the path does not serve. */
+const otherMethods = (own: readonly string[]): HTTPMethod[] => (METHODS as HTTPMethod[]).filter((method) => !own.includes(method));
+
+/**
+ * One middleware dispatches every route through a radix-tree router (find-my-way) instead of one
+ * Express layer per route and method, which Express walks matching a regular expression per layer
+ * on every request (docs/adr/0013-route-dispatch.md). Matching keeps Express's defaults:
+ * case-insensitive paths, an optional trailing slash, decoded parameters. A path's other methods
+ * answer 405 with `Allow`; a malformed percent-encoding answers 400; an unknown path falls
+ * through to the 404 handler. Every /v1 answer, errors included, carries the no-store headers.
+ */
+const routeDispatcher = (routes: readonly Route[], operational: readonly PlainRoute[]) => {
+  const router = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 2048, onBadUrl: () => undefined });
+  const register = (path: string, handlers: readonly { method: HTTPMethod; handler: Handler; plain: boolean }[]) => {
+    const methods = handlers.flatMap(({ method }) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
+    // HEAD runs the GET handler; Node sends its headers without the body.
+    for (const { method, handler, plain } of handlers) {
+      router.on(method === 'GET' ? ['GET', 'HEAD'] : method, path, () => undefined, { path, handler, plain } satisfies Target);
+    }
+    const allow = methods.join(', ');
+    const refuse: Handler = (req, res) => {
+      res.setHeader('Allow', allow);
+      sendError(req, res, { status: 405, code: 'method_not_allowed', message: `${req.method} is not allowed on ${req.path}.` });
+    };
+    router.on(otherMethods(methods), path, () => undefined, { path, handler: refuse, plain: true } satisfies Target);
+  };
+  for (const { path, handler } of operational) register(path, [{ method: 'GET', handler: (req, res) => handler(req, res), plain: true }]);
+  for (const path of new Set(routes.map((route) => route.path))) {
+    const own = routes.filter((route) => route.path === path);
+    register(path, own.map((route) => ({ method: route.method.toUpperCase() as HTTPMethod, handler: handlerFor(route), plain: false })));
+  }
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.url.slice(0, 3).toLowerCase() === '/v1') setHeaders(res, NO_STORE);
+    const found = router.find(req.method as HTTPMethod, req.url);
+    if (found === null) return next();
+    const target = found.store as Target | null;
+    if (target === null) {
+      sendError(req, res, { status: 400, code: 'invalid_request', message: 'The path is not correctly percent-encoded.' });
+      return;
+    }
+    res.locals.routeLabel = target.path;
+    req.params = found.params as Record<string, string>;
+    if (target.plain) return void target.handler(req, res, next);
+    withBody(req, res, next, () => void target.handler(req, res, next));
+  };
 };

@@ -33,10 +33,28 @@ export const errorAnswer = (req: Request, res: Response, error: HttpError): Answ
   };
 };
 
+export const setHeaders = (res: Response, headers: Readonly<Record<string, string>>): void => {
+  for (const name in headers) res.setHeader(name, headers[name]!);
+};
+
+/**
+ * Sends `body` as JSON. Written straight to Node's response rather than through `res.json`, which
+ * re-parses the content type for its charset and checks request freshness on every answer.
+ */
+export const sendJson = (res: Response, status: number, body: unknown): void => {
+  const text = JSON.stringify(body) ?? '';
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+};
+
 export const send = (res: Response, answer: Answer): void => {
-  for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
-  if (answer.status === 204) res.status(204).end();
-  else res.status(answer.status).json(answer.body);
+  if (answer.headers !== undefined) setHeaders(res, answer.headers);
+  if (answer.status === 204) {
+    res.statusCode = 204;
+    res.end();
+  } else sendJson(res, answer.status, answer.body);
 };
 
 export const sendError = (req: Request, res: Response, error: HttpError): void => send(res, errorAnswer(req, res, error));

@@ -84,6 +84,32 @@ test('http: unknown routes answer 404 route_not_found, wrong methods 405 with Al
   t.is(res.headers.get('allow'), 'POST, GET, HEAD');
 });
 
+test('http: paths match as Express matched them — any case, optional trailing slash, decoded parameters, HEAD for GET', async (t) => {
+  const tenant = await api.tenant();
+  const created = await api.call('POST', '/v1/identities', { tenant, body: { label: 'routing' } });
+  const id = created.json.id as string;
+  t.deepEqual((await api.call('GET', `/V1/Identities/${id}/`, { tenant })).json, created.json);
+  const encoded = await api.call('GET', `/v1/identities/${encodeURIComponent(id)}`, { tenant });
+  t.is(encoded.status, 200);
+  const head = await fetch(`${api.base}/v1/identities/${id}`, {
+    method: 'HEAD',
+    headers: { authorization: `Bearer ${tenant.key}`, 'x-org-id': tenant.orgId, 'x-project-id': tenant.projectId },
+  });
+  t.is(head.status, 200);
+  t.is(head.headers.get('content-length'), String(Buffer.byteLength(encoded.text)));
+  t.is(await head.text(), '');
+  // A parameter no identity has still reaches the handler, however long: 404 of the resource, not of the route.
+  envelopeOk(t, await api.call('GET', `/v1/identities/${'x'.repeat(500)}`, { tenant }), 404, 'identity_not_found');
+  t.is((await api.call('GET', '/v1/nothing')).headers.get('cache-control'), 'no-store, max-age=0', 'every /v1 answer is no-store');
+});
+
+test('http: a malformed percent-encoding in the path answers 400 invalid_request', async (t) => {
+  const tenant = await api.tenant();
+  const res = await api.call('GET', '/v1/identities/%E0%A4%A', { tenant });
+  envelopeOk(t, res, 400, 'invalid_request');
+  t.is(res.headers.get('cache-control'), 'no-store, max-age=0');
+});
+
 test('http: a replayed key answers the original status and body with Idempotent-Replayed', async (t) => {
   const tenant = await api.tenant();
   const first = await api.call('POST', '/v1/identities', { tenant, body: { label: 'once' }, idem: 'same-key' });
