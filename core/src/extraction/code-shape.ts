@@ -10,11 +10,15 @@ export interface Shape {
 const DATE_LIKE = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{2,4})$/;
 const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-/i;
 const YEAR_LIKE = /^(?:19|20)\d{2}$/;
+const NOT_DIGIT = /[^0-9]/g;
+const GROUP = /^[A-Z0-9]{3,5}$/;
+const CAPITAL = /[A-Z]/;
+const DIGIT_GROUPS = /^[0-9][0-9 \t\u00a0-]*$/;
 
 const digitPrior = (n: number): number => [0, 0, 0, 0, 0, 0.3, 1.2, 0.6, 0.9, -0.3, -0.3][n] ?? Number.NaN;
 
 const digitsShape = (printed: string): Shape | undefined => {
-  const value = printed.replace(/[^0-9]/g, '');
+  const value = printed.replace(NOT_DIGIT, '');
   const prior = digitPrior(value.length);
   if (Number.isNaN(prior) || value.length < 4) return undefined;
   return { value, prior: YEAR_LIKE.test(value) && value === printed ? -2.5 : prior, kind: 'digits' };
@@ -22,7 +26,7 @@ const digitsShape = (printed: string): Shape | undefined => {
 
 const groupedShape = (printed: string): Shape | undefined => {
   const groups = printed.split('-');
-  const ok = groups.every((g) => /^[A-Z0-9]{3,5}$/.test(g)) && groups.length <= 4 && /[A-Z]/.test(printed);
+  const ok = groups.every((g) => GROUP.test(g)) && groups.length <= 4 && CAPITAL.test(printed);
   return ok ? { value: printed, prior: 1.2, kind: 'grouped' } : undefined;
 };
 
@@ -69,7 +73,7 @@ export const shapeOf = (printed: string): Shape | undefined => {
   // below admits them, so they are refused before any pattern runs.
   if (classes.digits === 0 && classes.lower > 0 && classes.upper < 3) return undefined;
   if (DATE_LIKE.test(printed) || UUID_LIKE.test(printed)) return undefined;
-  if (/^[0-9][0-9 \t\u00a0-]*$/.test(printed)) return digitsShape(printed);
+  if (DIGIT_GROUPS.test(printed)) return digitsShape(printed);
   if (printed.includes('-')) return groupedShape(printed);
   return plainShape(printed, classes);
 };

@@ -45,15 +45,27 @@ const firstAfter = (hits: Hits, pos: number, to: number): number | undefined => 
   return undefined;
 };
 
+// The character tests of `glued` and `contextSignals`, compiled once: a pattern literal in a
+// function builds a new pattern object each time it runs, for every token.
+const GLUE_BEFORE = /[./@_%=&?+$€£¥\\]/;
+const GLUE_AFTER = /[@_%=&/\\$€£¥]/;
+const DIGIT = /[0-9]/;
+const STOP = /[.,:]/;
+const ALNUM = /[0-9A-Za-z]/;
+const LETTER = /[A-Za-z\u00c0-\u024f\u0400-\u04ff]/;
+const END_STOP = /[.:]$/;
+const OPENS = /[(（[【][^)）\]】]{0,14}$/;
+const CLOSES = /^\s?[)）\]】]/;
+
 /** True when a character next to a token makes it part of something larger (URL, date, amount). */
 const glued = (text: string, start: number, end: number): boolean => {
   const prev = text[start - 1] ?? ' ';
   const next = text[end] ?? ' ';
   const after = text[end + 1] ?? ' ';
-  if (/[./@_%=&?+$€£¥\\]/.test(prev) || /[@_%=&/\\$€£¥]/.test(next)) return true;
-  if (prev === ':' && /[0-9]/.test(text[start - 2] ?? '')) return true;
-  if (/[.,:]/.test(next) && /[0-9A-Za-z]/.test(after)) return true;
-  return /[A-Za-z\u00c0-\u024f\u0400-\u04ff]/.test(prev + next);
+  if (GLUE_BEFORE.test(prev) || GLUE_AFTER.test(next)) return true;
+  if (prev === ':' && DIGIT.test(text[start - 2] ?? '')) return true;
+  if (STOP.test(next) && ALNUM.test(after)) return true;
+  return LETTER.test(prev + next);
 };
 
 const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): boolean => {
@@ -73,7 +85,7 @@ const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): bo
 const contextSignals = (seg: Segment, start: number, end: number, printed: string): Record<string, number> => {
   const text = seg.text;
   const [ls, le] = lineBounds(text, start, end);
-  const line = text.slice(ls, le).trim().replace(/[.:]$/, '');
+  const line = text.slice(ls, le).trim().replace(END_STOP, '');
   const sig: Record<string, number> = {};
   const kw = lastBefore(seg.codeWords(start), start, Math.max(ls, start - 100));
   if (kw !== undefined) sig.keyword_before = start - kw <= 40 ? 2.5 : 1.5;
@@ -91,7 +103,7 @@ const contextSignals = (seg: Segment, start: number, end: number, printed: strin
   TIME_AFTER.lastIndex = text[end] === ' ' || text[end] === '\u00a0' ? end + 1 : end;
   if (TIME_AFTER.test(text)) sig.duration = -5;
   if (text[start - 1] === '#' && kw === undefined) sig.hash_prefix = -1.5;
-  if (/[(（[【][^)）\]】]{0,14}$/.test(text.slice(Math.max(ls, start - 15), start)) && /^\s?[)）\]】]/.test(text.slice(end, end + 3))) {
+  if (OPENS.test(text.slice(Math.max(ls, start - 15), start)) && CLOSES.test(text.slice(end, end + 3))) {
     sig.parenthetical = -1.2;
   }
   if (start >= seg.footerAt) sig.footer = -1.5;
