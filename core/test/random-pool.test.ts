@@ -36,9 +36,20 @@ test('random pool: characters come only from the alphabet, about evenly', (t) =>
   for (const [char, count] of counts) t.true(count > 820 && count < 1_180, `${char}: ${count}`);
 });
 
-test('crypto ids: prefixed, 24 base64url characters, and distinct', (t) => {
+test('crypto ids: prefixed, 8 time characters then 24 base64url characters, and distinct', (t) => {
   const ids = new Set(Array.from({ length: 5_000 }, () => cryptoIds.next('ident')));
   t.is(ids.size, 5_000);
-  for (const id of ids) t.regex(id, /^ident_[A-Za-z0-9_-]{24}$/);
+  for (const id of ids) t.regex(id, /^ident_[0-9A-Za-z]{8}[A-Za-z0-9_-]{24}$/);
+  // Within one millisecond the random parts differ, so 5,000 ids share at most a few time parts.
+  t.true(new Set([...ids].map((id) => id.slice(14))).size === 5_000, 'the random parts alone are distinct');
   t.regex(cryptoIds.secret(14), /^[A-Za-z0-9]{14}$/);
+});
+
+test('crypto ids: the time part sorts as the time does, in byte order', async (t) => {
+  const first = cryptoIds.next('evt');
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const second = cryptoIds.next('evt');
+  t.true(first.slice(0, 12) < second.slice(0, 12), `${first} < ${second}`);
+  // Byte order, as a B-tree keyed by id compares: no locale collation.
+  t.true(Buffer.compare(Buffer.from(first.slice(0, 12)), Buffer.from(second.slice(0, 12))) < 0);
 });
