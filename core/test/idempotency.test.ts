@@ -1,5 +1,7 @@
 import test from 'ava';
+import { hkdfSync } from 'node:crypto';
 import { fingerprint } from '../src/index.js';
+import { sealKeyOf } from '../src/use-cases/idempotency.js';
 import { setup } from './support.js';
 
 const scope = { orgId: 'org_1', projectId: 'proj_1', route: 'POST /v1/identities' };
@@ -74,4 +76,11 @@ test('idempotency: stored answers are sealed: the record holds no plaintext, onl
   t.false(raw.includes('client-key-7'));
   const replay = await app.idempotency.claim(scope, 'client-key-7', 'h');
   t.deepEqual(replay, { kind: 'replay', response: { status: 200, body: { access_token: 'eat_SECRETVALUE' } } });
+});
+
+test('idempotency: the seal key is HKDF-SHA256 of the key salted with the scope, byte for byte', (t) => {
+  for (const [scopeKey, key] of [['org_1\nproj_1\nPOST /v1/identities', 'k'], ['o\np\nPOST /v1/auth/tokens', 'é-ünïcode-🔑'], ['', 'x'.repeat(255)]] as const) {
+    const expected = Buffer.from(hkdfSync('sha256', key, scopeKey, 'ephemail idempotent response', 32));
+    t.true(sealKeyOf(scopeKey, key).equals(expected), `${JSON.stringify(key)} under ${JSON.stringify(scopeKey)}`);
+  }
 });

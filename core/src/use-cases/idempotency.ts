@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
 import type { CoreDeps } from '../deps.js';
 import { iso, isoPlus } from '../domain/time.js';
 import { sharedRandomPool } from '../memory/random-pool.js';
@@ -19,7 +19,14 @@ export interface StoredResponse {
 
 /** What a request holding an idempotency key may do. */
 export type IdempotencyClaim =
-  | { readonly kind: 'proceed'; readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer }
+  | {
+      readonly kind: 'proceed';
+      readonly claimId: string;
+      readonly claimVersion: number;
+      readonly sealKey: Buffer;
+      /** The record as the claim wrote it, so completing it needs no read. */
+      readonly claimed?: Readonly<Record<string, unknown>>;
+    }
   | { readonly kind: 'replay'; readonly response: StoredResponse }
   | { readonly kind: 'reused' }
   | { readonly kind: 'in_progress' };
@@ -63,8 +70,18 @@ const stableJson = (value: unknown): string => {
   return JSON.stringify(value ?? null);
 };
 
-const sealKeyOf = (scopeKey: string, key: string): Buffer =>
-  Buffer.from(hkdfSync('sha256', key, scopeKey, 'ephemail idempotent response', 32));
+const HKDF_INFO = Buffer.from('ephemail idempotent response\x01', 'latin1');
+
+/**
+ * HKDF-SHA256 (RFC 5869) of the key, salted with the scope, 32 bytes: one HMAC to extract, one to
+ * expand (32 bytes is a single block, so the block counter is 0x01). The same bytes as
+ * `hkdfSync('sha256', key, scopeKey, 'ephemail idempotent response', 32)`, without the key
+ * objects hkdfSync builds per call (~20 µs of a create's ~60 µs claim).
+ */
+export const sealKeyOf = (scopeKey: string, key: string): Buffer => {
+  const prk = createHmac('sha256', scopeKey).update(key, 'utf8').digest();
+  return createHmac('sha256', prk).update(HKDF_INFO).digest();
+};
 
 const seal = (sealKey: Buffer, response: StoredResponse): SealedResponse => {
   // A sync randomBytes call cost ~25 µs here, more than the whole encryption.
@@ -114,14 +131,14 @@ export const claimIdempotencyKey = async (
       expires_at: isoPlus(now, deps.config.idempotencyRetentionMs),
     };
     if ((await deps.store.insert(C.idempotency, fresh)) === 'inserted') {
-      return { kind: 'proceed', claimId: id, claimVersion: 1, sealKey };
+      return { kind: 'proceed', claimId: id, claimVersion: 1, sealKey, claimed: { ...fresh } };
     }
     const existing = (await deps.store.get(C.idempotency, id)) as (IdempotencyRecord & StoredDocument) | undefined;
     if (existing === undefined) continue;
     const abandoned = existing.state === 'in_flight' && existing.lease_until <= iso(now);
     if (existing.expires_at > iso(now) && !abandoned) return decide(existing, requestHash, sealKey);
     if (await deps.store.replace(C.idempotency, fresh, existing.version)) {
-      return { kind: 'proceed', claimId: id, claimVersion: existing.version + 1, sealKey };
+      return { kind: 'proceed', claimId: id, claimVersion: existing.version + 1, sealKey, claimed: { ...fresh } };
     }
   }
   return { kind: 'in_progress' };
@@ -130,10 +147,15 @@ export const claimIdempotencyKey = async (
 /** Stores the response of the claim's request so later requests with the key replay it. */
 export const completeIdempotencyKey = async (
   deps: CoreDeps,
-  claim: { readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer },
+  claim: { readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer; readonly claimed?: Readonly<Record<string, unknown>> },
   response: StoredResponse,
 ): Promise<boolean> => {
   const sealed = seal(claim.sealKey, response);
+  // Only the claim's own version: a claim taken over after its lease is someone else's now.
+  // With the record the claim wrote in hand, a compare-and-set on that version replaces a read.
+  if (claim.claimed !== undefined) {
+    return deps.store.replace(C.idempotency, { ...claim.claimed, id: claim.claimId, state: 'done', response: sealed }, claim.claimVersion);
+  }
   const outcome = await deps.store.update(C.idempotency, claim.claimId, (current) => {
     // Only the claim's own version: a claim taken over after its lease is someone else's now.
     if (current.version !== claim.claimVersion) return undefined;
