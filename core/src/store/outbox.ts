@@ -54,7 +54,8 @@ const RELEASES_QUOTA = new Set(['identity.squashed', 'identity.expired']);
 
 /**
  * Copies an identity's pending events to the event log, then removes them from the outbox.
- * `written` is the record as its caller just stored it, when it has one.
+ * `written` is the record as its caller just stored it, when it has one (with its `version`,
+ * when known).
  * Safe to run any number of times, from any process: the log insert is insert-if-absent by event
  * id, and only the process whose insert created the entry releases quota and wakes listeners.
  */
@@ -77,10 +78,21 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: 
     deps.hub.publish(event);
   }
   const flushed = new Set(logged.map(({ event }) => event.id));
-  await updateWithRetry<IdentityRecord, void>(deps.store, C.identities, identityId, (current) => {
+  const cleared = (current: IdentityRecord): IdentityRecord | undefined => {
     const rest = current.pending_events.filter((event) => !flushed.has(event.id));
-    if (rest.length === current.pending_events.length) return keep(undefined);
-    return write({ ...current, pending_events: rest, has_pending: rest.length > 0 }, undefined);
+    return rest.length === current.pending_events.length ? undefined : { ...current, pending_events: rest, has_pending: rest.length > 0 };
+  };
+  // The record as written, with its version: a compare-and-set on that version clears the outbox
+  // without reading the identity again. Anything written since makes it fail, and the read below runs.
+  const version = (record as { version?: unknown }).version;
+  if (typeof version === 'number') {
+    const { version: _version, ...stored } = record as IdentityRecord & { version: number };
+    const next = cleared(stored);
+    if (next === undefined || (await deps.store.replace(C.identities, next, version))) return;
+  }
+  await updateWithRetry<IdentityRecord, void>(deps.store, C.identities, identityId, (current) => {
+    const next = cleared(current);
+    return next === undefined ? keep(undefined) : write(next, undefined);
   });
 };
 

@@ -108,6 +108,7 @@ export const provisionIdentities = async (
   } finally {
     if (created.length < specs.length) await releaseIdentities(deps, principal.orgId, specs.length - created.length);
   }
-  for (const record of created) await flushOutbox(deps, record.id, record);
+  // An insert stores version 1.
+  for (const record of created) await flushOutbox(deps, record.id, { ...record, version: 1 } as IdentityRecord);
   return E.right(created.map((record) => ({ ...record, pending_events: [], has_pending: false })));
 };
