@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import test from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
 import nodemailer from 'nodemailer';
 import { loadConfig, startHost } from '@ephemail/host-api';
+import { tempDir } from './support.js';
 
 /**
  * The whole MX path through a real host: an SMTP client over loopback, RCPT checks through core,
@@ -38,4 +40,49 @@ test('e2e: mail sent over SMTP to the host reaches a waiting long-poll; unknown 
   const refused = await transport.sendMail({ from: 'a@service.example', to: 'nobody@mx.test', subject: 'x', text: 'x' }).catch((error: { responseCode?: number }) => error);
   t.is((refused as { responseCode?: number }).responseCode, 550);
   transport.close();
+});
+
+test('e2e: twenty SMTP sessions delivering to one identity at once on SQLite: every accepted message is stored and evented once', async (t) => {
+  const dir = tempDir('ephemail-smtp-concurrent');
+  const host = await startHost(loadConfig({ DATABASE_URL: `sqlite:${join(dir.dir, 'mx.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test' }));
+  t.teardown(async () => {
+    await host.close();
+    dir.cleanup();
+  });
+  const created = await host.ephemail.auth.createApiKey({ orgId: 'org_dev', projectIds: ['proj_dev'], scopes: ['identities:read', 'identities:write'] });
+  if (E.isLeft(created)) return t.fail();
+  const headers = { authorization: `Bearer ${created.right.key}`, 'x-org-id': 'org_dev', 'x-project-id': 'proj_dev' };
+  const post = await fetch(`${host.url}/v1/identities`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+    body: JSON.stringify({ label: 'busy' }),
+  });
+  const identity = (await post.json()) as { id: string; email: string };
+  const sessions = 20;
+  const perSession = 5;
+  // One connection per session, each sending its messages one after another, all sessions at once:
+  // the ingress shares identity reads among them, and their recordings and flushes are combined.
+  const accepted = await Promise.all(
+    Array.from({ length: sessions }, async (_, s) => {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: 1 });
+      let count = 0;
+      for (let m = 0; m < perSession; m += 1) {
+        const info = await transport.sendMail({ from: 'a@service.example', to: identity.email, subject: `s${s} m${m}`, text: `message ${m} of session ${s}` });
+        count += info.accepted.length;
+      }
+      transport.close();
+      return count;
+    }),
+  );
+  t.is(accepted.reduce((a, b) => a + b, 0), sessions * perSession);
+  const messages = (await (await fetch(`${host.url}/v1/identities/${identity.id}/messages?limit=1`, { headers })).json()) as { total: number };
+  t.is(messages.total, sessions * perSession);
+  const received = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = (await (await fetch(`${host.url}/v1/identities/${identity.id}/events?limit=100&offset=${offset}`, { headers })).json()) as { items: { type: string; data: { message_id?: string } }[] };
+    received.push(...page.items.filter((event) => event.type === 'email.received'));
+    if (page.items.length < 100) break;
+  }
+  t.is(received.length, sessions * perSession);
+  t.is(new Set(received.map((event) => event.data.message_id)).size, sessions * perSession, 'one email.received per message');
 });
