@@ -1,5 +1,6 @@
 import test from 'ava';
 import { HOUR_MS } from '../src/index.js';
+import { OUTBOX_SWEEP_GRACE_MS } from '../src/store/outbox.js';
 import { right, setup, tagOf } from './support.js';
 
 test('lifecycle: create yields provisioned, expiring after the default 24 hours, with an event', async (t) => {
@@ -136,4 +137,21 @@ test('lifecycle: a live status filter leaves out identities whose TTL elapsed be
   const page = right(await app.identities.list(principal, { status: 'provisioned', limit: 50, offset: 0 }));
   t.deepEqual(page.items.map((i) => i.id), [long.id]);
   t.is(page.total, 1);
+});
+
+test('lifecycle: maintenance flushes an outbox a crash left behind, once it is older than the grace period', async (t) => {
+  const { app, clock, principal } = await setup();
+  const identity = right(await app.identities.create(principal, { label: 'x' }));
+  // A write that stored its event in the identity's outbox and died before flushing it.
+  const event = { id: 'evt_crashed', type: 'identity.extended', identity_id: identity.id, org_id: principal.orgId, project_id: principal.projectId, occurred_at: clock.now().toISOString(), data: {}, seq: 2 };
+  const stored = (await app.deps.store.get('identities', identity.id))!;
+  const { version, ...rest } = stored;
+  t.true(await app.deps.store.replace('identities', { ...rest, pending_events: [event], event_count: 2, has_pending: true }, version));
+  t.is((await app.maintenance.tick('worker-a')).outboxesFlushed, 0, 'a fresh outbox belongs to a write in progress');
+  clock.advance(OUTBOX_SWEEP_GRACE_MS);
+  t.is((await app.maintenance.tick('worker-a')).outboxesFlushed, 1);
+  const types = right(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items.map((e) => e.type);
+  t.deepEqual(types, ['identity.extended', 'identity.provisioned']);
+  t.false((await app.deps.store.get('identities', identity.id))!.has_pending);
+  t.is((await app.maintenance.tick('worker-a')).outboxesFlushed, 0, 'nothing left to flush');
 });

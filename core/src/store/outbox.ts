@@ -96,10 +96,19 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: 
   });
 };
 
+/**
+ * How old an outbox's oldest event must be before the sweep takes it over. Younger ones belong to
+ * a write in progress, whose own flush follows within milliseconds: flushing them too only raced
+ * that flush, and each race cost a log position spent on a gap row.
+ */
+export const OUTBOX_SWEEP_GRACE_MS = 5_000;
+
 /** Flushes the outboxes a crash left behind; answers how many identities it flushed. */
-export const sweepOutboxes = async (deps: CoreDeps, limit = 500): Promise<number> => {
-  const stale = await deps.store.find(C.identities, { where: { has_pending: true }, limit });
-  for (const doc of stale) await flushOutbox(deps, doc.id, doc as unknown as IdentityRecord);
+export const sweepOutboxes = async (deps: CoreDeps, limit = 500, graceMs = OUTBOX_SWEEP_GRACE_MS): Promise<number> => {
+  const pending = (await deps.store.find(C.identities, { where: { has_pending: true }, limit })) as unknown as IdentityRecord[];
+  const before = iso(new Date(deps.clock.now().getTime() - graceMs));
+  const stale = pending.filter((doc) => (doc.pending_events[0]?.occurred_at ?? '') <= before);
+  for (const doc of stale) await flushOutbox(deps, doc.id, doc);
   return stale.length;
 };
 
