@@ -91,6 +91,11 @@ const runLatency = async (settings: Settings): Promise<LatencyResult> => {
   const host = await startHost(root, hostNodeArgs());
   try {
     return await measureLatency(host.api!, host.smtpPort, settings.latencyMessages, (done) => console.log(`    ${done}/${settings.latencyMessages}`));
+  } catch (error) {
+    // Say whether the host itself went down, and what it last wrote, before the run stops.
+    const { exitCode, signalCode } = host.child.process;
+    console.error(`latency run failed; host ${exitCode === null && signalCode === null ? 'still running' : `exited (${exitCode ?? signalCode})`}:\n${host.child.tail()}`);
+    throw error;
   } finally {
     await host.stop();
   }
