@@ -33,10 +33,16 @@ const queries: Record<string, FindQuery> = {
     sort: { field: 'occurred_at', direction: 'desc' },
   },
   'a boolean equality filter': { where: { has_pending: true } },
+  // What maintenance asks for (due identities, stale idempotency keys): strings up to now, with
+  // '' as the lower bound so the range pins the type.
+  'everything due by now': {
+    range: { field: 'expires_at', gte: '', lte: '2026-03-01T00:00:00.000Z' },
+    sort: { field: 'expires_at', direction: 'asc' },
+  },
 };
 
 test.before(() =>
-  store.init([{ name: 'events', indexes: [['org_id', 'project_id', 'occurred_at'], ['has_pending']] }]),
+  store.init([{ name: 'events', indexes: [['org_id', 'project_id', 'occurred_at'], ['has_pending'], ['expires_at']] }]),
 );
 
 for (const [title, query] of Object.entries(queries)) {
@@ -50,4 +56,11 @@ for (const [title, query] of Object.entries(queries)) {
 test('sqlite store: both ends of a time window bound the index walk', (t) => {
   const detail = plan(queries['a time window under two equality filters'] as FindQuery);
   t.regex(detail, /<expr>=\? AND <expr>>=?\? AND <expr><\?/, detail);
+});
+
+test('sqlite store: a due-by-now range walks the index between its bounds, not every key', (t) => {
+  const detail = plan(queries['everything due by now'] as FindQuery);
+  t.regex(detail, /\(<expr>=\? AND <expr>>\? AND <expr><\?\)/, detail);
+  // A one-sided range cannot pin the type: the walk then covers every key of the index.
+  t.notRegex(plan({ range: { field: 'expires_at', lte: '2026-03-01T00:00:00.000Z' }, sort: { field: 'expires_at', direction: 'asc' } }), /<expr>=\?/);
 });

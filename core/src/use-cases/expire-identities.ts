@@ -34,7 +34,9 @@ export const runMaintenanceTick = async (
   }
   const due = await deps.store.find(C.identities, {
     where: { status: { in: [...LIVE_STATUSES] } },
-    range: { field: 'expires_at', lte: iso(deps.clock.now()) },
+    // Both bounds strings: a one-sided range cannot pin the type, and SQLite then walks every
+    // live identity instead of the due ones (see the relay's position range).
+    range: { field: 'expires_at', gte: '', lte: iso(deps.clock.now()) },
     sort: { field: 'expires_at', direction: 'asc' },
     limit: options.batch ?? 500,
   });

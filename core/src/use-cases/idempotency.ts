@@ -175,7 +175,12 @@ export const releaseIdempotencyKey = async (
 
 /** Deletes keys past retention; answers how many. Run by the maintenance job. */
 export const purgeIdempotencyKeys = async (deps: CoreDeps, limit = 1000): Promise<number> => {
-  const stale = await deps.store.find(C.idempotency, { range: { field: 'expires_at', lte: iso(deps.clock.now()) }, limit });
+  // Both bounds strings, so SQLite walks the expires_at index from its start, not every key.
+  const stale = await deps.store.find(C.idempotency, {
+    range: { field: 'expires_at', gte: '', lte: iso(deps.clock.now()) },
+    sort: { field: 'expires_at', direction: 'asc' },
+    limit,
+  });
   let removed = 0;
   for (const doc of stale) if (await deps.store.remove(C.idempotency, doc.id, doc.version)) removed += 1;
   return removed;
