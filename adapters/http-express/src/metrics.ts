@@ -21,11 +21,20 @@ export const createHttpMetrics = (registry: Registry = new Registry(), defaults 
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  // The series of a label set, bound once: prom-client otherwise hashes the label object on every
+  // call. Routes are patterns and methods those Node's parser accepts, so the map stays small.
+  const series = new Map<string, { readonly count: Counter.Internal; readonly time: Histogram.Internal<string> }>();
   return {
     registry,
     observe: (method, route, status, seconds) => {
-      requests.inc({ method, route, status: String(status) });
-      latency.observe({ method, route }, seconds);
+      const key = `${method} ${status} ${route}`;
+      let bound = series.get(key);
+      if (bound === undefined) {
+        bound = { count: requests.labels(method, route, String(status)), time: latency.labels(method, route) };
+        series.set(key, bound);
+      }
+      bound.count.inc();
+      bound.time.observe(seconds);
     },
   };
 };
