@@ -172,6 +172,14 @@ test('http: health, readiness and Prometheus metrics by route', async (t) => {
   const metrics = await api.call('GET', '/metrics');
   t.regex(metrics.text, /ephemail_http_requests_total\{method="GET",route="\/v1\/me",status="401"\} \d+/);
   t.regex(metrics.text, /ephemail_http_request_duration_seconds_bucket/);
+  // Counted per label set: a second identical answer moves the same series.
+  const before = Number(/ephemail_http_requests_total\{method="GET",route="\/v1\/me",status="401"\} (\d+)/.exec(metrics.text)?.[1]);
+  await api.call('GET', '/v1/me');
+  const after = (await api.call('GET', '/metrics')).text;
+  t.regex(after, new RegExp(`ephemail_http_requests_total\\{method="GET",route="/v1/me",status="401"\\} ${before + 1}\\n`));
+  const wrong = await api.call('POST', '/livez', { idem: false });
+  envelopeOk(t, wrong, 405, 'method_not_allowed');
+  t.is(wrong.headers.get('allow'), 'GET, HEAD');
 });
 
 test('http: lifecycle conflicts map to their codes', async (t) => {
