@@ -21,7 +21,11 @@ export const C = {
   webhookDeliveries: 'webhook_deliveries',
 } as const;
 
-/** Every collection core uses, with the field combinations its queries filter and sort on. */
+/**
+ * Every collection core uses, with the field combinations its queries filter and sort on. Each
+ * index serves a query core makes: every index is upkeep on every write of its collection (an
+ * event's insert kept four indexes when two served a query), so one is added with its query.
+ */
 export const COLLECTIONS: readonly CollectionSpec[] = [
   {
     name: C.identities,
@@ -35,15 +39,8 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
     ],
   },
   { name: C.addresses, indexes: [] },
-  {
-    name: C.events,
-    indexes: [
-      ['identity_id', 'seq'],
-      ['org_id', 'project_id', 'occurred_at'],
-      ['occurred_at'],
-      ['position'],
-    ],
-  },
+  // An identity's events newest first; the relays' walk of the log by position.
+  { name: C.events, indexes: [['identity_id', 'seq'], ['position']] },
   { name: C.organizations, indexes: [] },
   { name: C.projects, indexes: [['org_id']] },
   { name: C.apiKeys, indexes: [['org_id', 'created_at']] },
@@ -51,9 +48,10 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.idempotency, indexes: [['expires_at']] },
   { name: C.counters, indexes: [] },
   { name: C.leases, indexes: [] },
-  { name: C.messages, indexes: [['identity_id', 'received_at'], ['org_id', 'project_id', 'received_at']] },
+  { name: C.messages, indexes: [['identity_id', 'received_at']] },
   { name: C.messageChunks, indexes: [] },
-  { name: C.extractions, indexes: [['identity_id', 'extracted_at'], ['org_id', 'project_id', 'extracted_at']] },
+  // Read by id only (an identity names its latest extraction; a message names its own).
+  { name: C.extractions, indexes: [] },
   { name: C.mailboxCursors, indexes: [] },
   { name: C.relayCursors, indexes: [] },
   { name: C.webhooks, indexes: [['org_id', 'project_id', 'created_at']] },
