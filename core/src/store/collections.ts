@@ -34,7 +34,6 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
       ['org_id', 'project_id', 'status', 'created_at'],
       ['status', 'expires_at'],
       ['root_id', 'depth'],
-      ['parent_id', 'created_at'],
       ['has_pending'],
     ],
   },
