@@ -68,6 +68,11 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly statements: StatementCache;
   private readonly batch: GroupCommit | undefined;
   private readonly checkpointer: BackgroundCheckpointer | undefined;
+  /**
+   * The fixed statements' text, built once: a string built per call would be hashed anew by the
+   * statement cache's lookup every time.
+   */
+  private readonly sql: { readonly get: string; readonly insert: string; readonly replace: string };
 
   constructor(
     private readonly db: Database.Database,
@@ -79,6 +84,11 @@ export class SqliteDocumentStore implements DocumentStore {
       throw new RangeError('sqlite store: statementCacheSize must be a positive integer');
     }
     this.statements = new StatementCache(db, cacheSize);
+    this.sql = {
+      get: `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`,
+      insert: `INSERT INTO "${this.table}" (collection, id, version, body) VALUES (?, ?, 1, ?) ON CONFLICT (collection, id) DO NOTHING`,
+      replace: `UPDATE "${this.table}" SET version = version + 1, body = ? WHERE collection = ? AND id = ? AND version = ?`,
+    };
     this.batch = options.groupCommit === false ? undefined : new GroupCommit(db);
     this.checkpointer = options.checkpointer;
     // The table exists before init so every operation works on any collection, as in memory.
@@ -102,24 +112,20 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async get(collection: string, id: string): Promise<StoredDocument | undefined> {
-    const sql = `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`;
+    const sql = this.sql.get;
     const row = (await this.read('get', () => this.statements.get(sql).get(collection, id))) as Row | undefined;
     return row === undefined ? undefined : decode(row);
   }
 
   async insert<T extends NewDocument>(collection: string, doc: T): Promise<'inserted' | 'exists'> {
-    const sql =
-      `INSERT INTO "${this.table}" (collection, id, version, body) VALUES (?, ?, 1, ?) ` +
-      'ON CONFLICT (collection, id) DO NOTHING';
+    const sql = this.sql.insert;
     const body = encodeBody(doc);
     const result = await this.write('insert', () => this.statements.get(sql).run(collection, doc.id, body));
     return result.changes === 1 ? 'inserted' : 'exists';
   }
 
   async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {
-    const sql =
-      `UPDATE "${this.table}" SET version = version + 1, body = ? ` +
-      'WHERE collection = ? AND id = ? AND version = ?';
+    const sql = this.sql.replace;
     const body = encodeBody(doc);
     const run = () => this.statements.get(sql).run(body, collection, doc.id, expectedVersion);
     return (await this.write('replace', run)).changes === 1;
@@ -130,8 +136,7 @@ export class SqliteDocumentStore implements DocumentStore {
     id: string,
     change: (current: StoredDocument) => NewDocument | undefined,
   ): Promise<UpdateOutcome | undefined> {
-    const read = `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`;
-    const replace = `UPDATE "${this.table}" SET version = version + 1, body = ? WHERE collection = ? AND id = ? AND version = ?`;
+    const { get: read, replace } = this.sql;
     let failure: { readonly error: unknown } | undefined;
     // Read, change and write in one synchronous step on this connection (inside the batch's
     // transaction, or a transaction of its own): nothing can come between, so no race is lost.
