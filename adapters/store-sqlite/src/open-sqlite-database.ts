@@ -13,6 +13,11 @@ export interface OpenSqliteDatabaseOptions {
    * 10,000) so that requests checkpoint only when the worker has fallen behind.
    */
   readonly autoCheckpointPages?: number;
+  /**
+   * Page size in bytes of a database this call creates (a power of two from 512 to 65536).
+   * Default 8192. An existing file keeps the page size it was created with.
+   */
+  readonly pageSize?: number;
 }
 
 /** In-memory and anonymous temporary databases have no file, so no directory to create. */
@@ -32,12 +37,20 @@ export const openSqliteDatabase = (path: string, options: OpenSqliteDatabaseOpti
   if (!Number.isInteger(autoCheckpointPages) || autoCheckpointPages < 1) {
     throw new RangeError('sqlite store: autoCheckpointPages must be a positive integer');
   }
+  const pageSize = options.pageSize ?? 8192;
+  if (!Number.isInteger(pageSize) || pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) {
+    throw new RangeError('sqlite store: pageSize must be a power of two from 512 to 65536');
+  }
   if (hasFile(path)) mkdirSync(dirname(resolve(path)), { recursive: true });
   const db = guarded('open', () => new Database(path, { timeout: busyTimeoutMs }));
   try {
     guarded('configure', () => {
       // First, so that the pragmas below wait for a process that is creating the same file.
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      // Before WAL: a new file takes its page size from its first write. Measured with 50
+      // concurrent creates through auth and idempotency: 8 KiB pages wrote 3.45 WAL frames per
+      // create against 4.94 at 4 KiB, for 242 µs of CPU against 277 µs (ADR 0016).
+      db.pragma(`page_size = ${pageSize}`);
       // Write-ahead logging lets readers run while one writer commits, and lets other processes
       // open the same file. With WAL, synchronous=NORMAL never corrupts the database and loses
       // nothing when the process crashes (the WAL is in the OS cache); only a power cut or OS

@@ -46,3 +46,24 @@ test('openSqliteDatabase: :memory: opens a private in-memory database', (t) => {
   t.true(db.memory);
   t.is(pragma(db, 'foreign_keys'), 1);
 });
+
+test('openSqliteDatabase: a new file gets 8 KiB pages (or the size asked for); an existing file keeps its own', async (t) => {
+  const dir = await tempDir(t);
+  const created = openSqliteDatabase(join(dir, 'p.db'));
+  created.exec('CREATE TABLE t (x)');
+  t.is(pragma(created, 'page_size'), 8192);
+  created.close();
+  const reopened = openSqliteDatabase(join(dir, 'p.db'), { pageSize: 4096 });
+  t.is(pragma(reopened, 'page_size'), 8192, 'a WAL database cannot change its page size');
+  reopened.close();
+  const small = openSqliteDatabase(join(dir, 's.db'), { pageSize: 4096 });
+  small.exec('CREATE TABLE t (x)');
+  t.is(pragma(small, 'page_size'), 4096);
+  small.close();
+});
+
+test('openSqliteDatabase: rejects a page size SQLite would ignore', (t) => {
+  for (const pageSize of [256, 3000, 131072, 8192.5]) {
+    t.throws(() => openSqliteDatabase(':memory:', { pageSize }), { instanceOf: RangeError }, String(pageSize));
+  }
+});
