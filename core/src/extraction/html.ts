@@ -8,15 +8,15 @@ export interface HtmlView {
   readonly links: MessageLink[];
 }
 
-// Content of these elements is never shown to the reader.
-const INVISIBLE = new Set(['head', 'style', 'script', 'title', 'noscript', 'template', 'svg', 'xml']);
-const BLOCK = new Set([
-  'p', 'div', 'br', 'tr', 'li', 'ul', 'ol', 'table', 'tbody', 'thead', 'h1', 'h2', 'h3', 'h4', 'h5',
-  'h6', 'hr', 'blockquote', 'center', 'section', 'article', 'header', 'footer', 'pre', 'dd', 'dt', 'body',
-]);
-// Cells become tab-separated so "one digit per cell" codes survive as a recognisable run.
-const CELL = new Set(['td', 'th']);
-const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'input', 'col', 'area', 'base', 'wbr', 'source']);
+// Tag kinds, as bits: content of INVISIBLE elements is never shown to the reader; BLOCK elements
+// break lines; cells (td, th) become tab-separated so "one digit per cell" codes survive as a run.
+const INVISIBLE = 1;
+const BLOCK = 2;
+const CELL = 4;
+const VOID = 8;
+const ANCHOR = 16;
+const IMAGE = 32;
+
 // Tag names: a letter, then letters, digits, ':' or '-'.
 const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isNameChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 58) || c === 45;
@@ -24,18 +24,58 @@ const isNameChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 58) |
 const MAX_NAME_END = 64;
 
 /**
- * End of the tag name that starts at `from`, or -1 when no name starts there. Read in place by
- * character, since a pattern's match array and its strings, for every tag, were most of the
- * garbage this conversion made.
+ * A tag name as a number, folded to lower case, read in place: one base-39 digit per character
+ * (letters 1-26, digits 27-36, ':' 37, '-' 38), so names of up to ten characters (every name
+ * below) are exact doubles. Longer names are cut out and lower-cased; a number never equals a
+ * string, so both kinds of key compare as the names do. Cutting out and lower-casing every name,
+ * then hashing it for four set lookups, was a string and a hash per tag.
  */
+const MAX_PACKED = 10;
+type NameKey = number | string;
+const nameKey = (s: string, from: number, end: number): NameKey => {
+  if (end - from > MAX_PACKED) return s.slice(from, end).toLowerCase();
+  let key = 0;
+  for (let i = from; i < end; i += 1) {
+    const c = s.charCodeAt(i) | 32;
+    key = key * 39 + (c >= 97 ? c - 96 : c >= 48 && c <= 57 ? c - 21 : c === 58 ? 37 : 38);
+  }
+  return key;
+};
+
+const KINDS = new Map<NameKey, number>();
+const kinds = (names: string, bit: number): void => {
+  for (const name of names.split(' ')) {
+    const key = nameKey(name, 0, name.length);
+    KINDS.set(key, (KINDS.get(key) ?? 0) | bit);
+  }
+};
+kinds('head style script title noscript template svg xml', INVISIBLE);
+kinds('p div br tr li ul ol table tbody thead h1 h2 h3 h4 h5 h6 hr blockquote center section article header footer pre dd dt body', BLOCK);
+kinds('td th', CELL);
+kinds('br hr img meta link input col area base wbr source', VOID);
+kinds('a', ANCHOR);
+kinds('img', IMAGE);
+
+/** End of the tag name that starts at `from`, or -1 when no name starts there; read in place by character. */
 const tagNameEnd = (html: string, from: number, lt: number): number => {
   if (!isLetter(html.charCodeAt(from))) return -1;
   let end = from + 1;
   while (end < lt + MAX_NAME_END && isNameChar(html.charCodeAt(end))) end += 1;
   return end;
 };
+
+/** The characters `String.prototype.trim` removes. */
+const isTrimmed = (c: number): boolean =>
+  (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+
+/** True when the trimmed attribute text `[from, to)` ends with '/' (`<br/>`), tested in place. */
+const selfClosing = (s: string, from: number, to: number): boolean => {
+  let at = to - 1;
+  while (at >= from && isTrimmed(s.charCodeAt(at))) at -= 1;
+  return at >= from && s.charCodeAt(at) === 47;
+};
+
 const ATTR = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
-const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/i;
 
 const attrs = (source: string): Map<string, string> => {
   const out = new Map<string, string>();
@@ -94,16 +134,38 @@ interface OpenAnchor {
 // Mail buttons are anchors painted with a background or named as buttons; they are the call to action.
 const BUTTON_HINT = /background|btn|button|border-radius/i;
 
+// Tested on the raw attributes: parsing them for every tag cost more than the rare false hit. As
+// a global pattern it is searched once for the next hit in the body, and that hit is reused by
+// every tag before it (see `Walker.hidden`).
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/gi;
+
 /** Mutable state of one conversion; kept in a class so the tag handler stays small. */
 class Walker {
-  out: string[] = [];
+  /** Tidied lines so far, and the line being written: lines are tidied as they end. */
+  lines: string[] = [];
+  line = '';
+  previous = 0;
   links: MessageLink[] = [];
-  skip: { name: string; depth: number } | undefined;
+  skip: { key: NameKey; depth: number } | undefined;
   anchor: OpenAnchor | undefined;
+  /** Start of the first hidden-style hit at or after the last position searched from, or Infinity. */
+  nextHidden = -1;
+
+  constructor(readonly html: string) {}
 
   emit(s: string): void {
-    this.out.push(s);
+    // Only block tags emit '\n' (text runs are squashed), so a line ends exactly at such an emit.
+    if (s === '\n') this.endLine();
+    else this.line += s;
     if (this.anchor) this.anchor.text += s;
+  }
+
+  /** Keeps the tidied line, and an empty line only after a line with text (runs of blank lines fold to one). */
+  endLine(): void {
+    const line = tidyLine(this.line);
+    if (line.length > 0 || this.previous > 0) this.lines.push(line);
+    this.previous = line.length;
+    this.line = '';
   }
 
   text(raw: string): void {
@@ -114,29 +176,43 @@ class Walker {
     if (s.length > 0) this.emit(s);
   }
 
-  tag(closing: boolean, name: string, attrSource: string): void {
+  /**
+   * True when a hidden-style hit lies in the attributes `[from, to)`. Hits never hold '>', so one
+   * that starts before the tag's end lies within it; and the first hit at or after an earlier
+   * position is the first at or after any later position up to it, so a search is needed only
+   * when a tag starts past the last hit found: one scan of the body in all, and no attribute text
+   * cut out of it.
+   */
+  hidden(from: number, to: number): boolean {
+    if (this.nextHidden < from) {
+      HIDDEN_STYLE.lastIndex = from;
+      const m = HIDDEN_STYLE.exec(this.html);
+      this.nextHidden = m === null ? Number.POSITIVE_INFINITY : m.index;
+    }
+    return this.nextHidden < to;
+  }
+
+  tag(closing: boolean, key: NameKey, from: number, to: number): void {
+    const kind = KINDS.get(key) ?? 0;
     if (this.skip) {
-      if (name === this.skip.name && !VOID.has(name)) this.skip.depth += closing ? -1 : attrSource.endsWith('/') ? 0 : 1;
+      if (key === this.skip.key && (kind & VOID) === 0) this.skip.depth += closing ? -1 : selfClosing(this.html, from, to) ? 0 : 1;
       if (this.skip.depth <= 0) this.skip = undefined;
       return;
     }
-    if (!closing && !VOID.has(name) && !attrSource.endsWith('/')) {
-      // Tested on the raw attributes: parsing them for every tag cost more than the rare false hit.
-      if (INVISIBLE.has(name) || HIDDEN_STYLE.test(attrSource)) {
-        this.skip = { name, depth: 1 };
-        return;
-      }
+    if (!closing && (kind & VOID) === 0 && !selfClosing(this.html, from, to) && ((kind & INVISIBLE) !== 0 || this.hidden(from, to))) {
+      this.skip = { key, depth: 1 };
+      return;
     }
-    if (name === 'a') return this.anchorTag(closing, attrSource);
-    if (name === 'img' && this.anchor) this.anchor.image ||= attrs(attrSource).get('alt') ?? ' ';
-    if (BLOCK.has(name)) this.emit('\n');
-    else if (CELL.has(name) && closing) this.emit('\t');
+    if ((kind & ANCHOR) !== 0) return this.anchorTag(closing, from, to);
+    if ((kind & IMAGE) !== 0 && this.anchor) this.anchor.image ||= attrs(this.html.slice(from, to).trim()).get('alt') ?? ' ';
+    if ((kind & BLOCK) !== 0) this.emit('\n');
+    else if ((kind & CELL) !== 0 && closing) this.emit('\t');
   }
 
-  anchorTag(closing: boolean, attrSource: string): void {
+  anchorTag(closing: boolean, from: number, to: number): void {
     if (this.anchor) this.closeAnchor();
     if (closing) return;
-    const a = attrs(attrSource);
+    const a = attrs(this.html.slice(from, to).trim());
     const href = a.get('href');
     const button = BUTTON_HINT.test(`${a.get('style') ?? ''} ${a.get('class') ?? ''} ${a.get('role') ?? ''}`);
     if (href !== undefined) this.anchor = { href: href.trim(), text: '', image: '', button };
@@ -169,27 +245,11 @@ const tidyLine = (line: string): string => {
   return trimmed.includes('\t') ? trimmed.replace(/ ?\t ?/g, '\t') : trimmed;
 };
 
-/**
- * Tidies every line and keeps an empty line only after a line with text (runs of blank lines
- * fold to one). One pass by index: splitting, mapping and filtering built three arrays per body.
- */
-const tidyLines = (all: string): string => {
-  const kept: string[] = [];
-  let previous = 0;
-  for (let from = 0; ; ) {
-    const nl = all.indexOf('\n', from);
-    const line = tidyLine(nl < 0 ? all.slice(from) : all.slice(from, nl));
-    if (line.length > 0 || previous > 0) kept.push(line);
-    previous = line.length;
-    if (nl < 0) return kept.join('\n');
-    from = nl + 1;
-  }
-};
-
 const finish = (w: Walker, rest: string): HtmlView => {
   w.text(rest);
   w.closeAnchor();
-  return { text: tidyLines(w.out.join('')).trim(), links: w.links };
+  w.endLine();
+  return { text: w.lines.join('\n').trim(), links: w.links };
 };
 
 /**
@@ -198,7 +258,7 @@ const finish = (w: Walker, rest: string): HtmlView => {
  * with inline styles are dropped, so preheaders and tracking text do not look like content.
  */
 export const htmlToView = (html: string): HtmlView => {
-  const w = new Walker();
+  const w = new Walker(html);
   // A hand-rolled scan so that every '<' costs O(1) amortised: the next '>' is found once and
   // reused, so hostile markup (thousands of unclosed tags) stays linear.
   let pos = 0;
@@ -224,7 +284,7 @@ export const htmlToView = (html: string): HtmlView => {
       const from = closing ? lt + 2 : lt + 1;
       const end = tagNameEnd(html, from, lt);
       const declaration = html[lt + 1] === '!' || html[lt + 1] === '?';
-      if (end >= 0) w.tag(closing, html.slice(from, end).toLowerCase(), html.slice(end, gt).trim());
+      if (end >= 0) w.tag(closing, nameKey(html, from, end), end, gt);
       else if (!declaration) w.text('<');
       pos = end >= 0 || declaration ? gt + 1 : lt + 1;
     }

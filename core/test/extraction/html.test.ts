@@ -43,3 +43,8 @@ test('htmlToView: drops invisible characters, then folds each run of blanks to o
     }),
   );
 });
+
+test('htmlToView: a hidden style hides only the element whose own attributes hold it', (t) => {
+  const html = '<P>a</P><div title="x">b</div><SPAN STYLE="DISPLAY: none">c<span>d</span>e</SPAN><td style="color:red">f</td><img style="display:none">g<div style="font-size:0"/>h';
+  t.is(htmlToView(html).text, 'a\n\nb\nf\tg\nh');
+});
