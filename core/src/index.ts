@@ -43,7 +43,7 @@ export {
   type PublicExtraction,
   type RevealedExtraction,
 } from './mail/extraction-record.js';
-export { MESSAGE_BOUNDS, type MessageRecord } from './mail/message-record.js';
+export { EXTRACTION_BOUNDS, MESSAGE_BOUNDS, type MessageRecord } from './mail/message-record.js';
 export { Waiters } from './mail/waiters.js';
 export { type WaitOptions } from './use-cases/mail-reads.js';
 export { relayTick, type RelayOptions, type RelayReport } from './store/event-relay.js';

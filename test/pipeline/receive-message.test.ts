@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createMemoryDocumentStore, type DocumentStore } from '@ephemail/core';
+import { createMemoryDocumentStore, type DocumentStore, EXTRACTION_BOUNDS } from '@ephemail/core';
 import { mail, principalFor, rightOf, service, smtpEnvelope } from './support.js';
 
 const CODE_MAIL = (to: string) => mail(to, 'Your sign-in code', 'Hello,\n\nYour verification code is 583920.\nIt expires in 10 minutes.\n');
@@ -219,4 +219,25 @@ test('pipeline: the same message delivered by ten sessions at once is stored and
   t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 1);
   t.is(await store.count('events', { where: { identity_id: identity.id, type: 'extraction.completed' } }), 1);
   t.is((await store.get('identities', identity.id))?.message_count, 1);
+});
+
+test('pipeline: the engine reads the top 32 KiB of a body: a code after 50 KiB of prose is kept in the message, not extracted', async (t) => {
+  const app = service();
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'long' }));
+  const filler = 'This paragraph is the terms of service of the example app, repeated.\n'.repeat(750);
+  t.true(filler.length > 50 * 1024);
+  // Near the top, then a long body: found.
+  await app.mail.ingress.deliver(mail(identity.email, 'Your sign-in code', `Your verification code is 583920.\n\n${filler}`), smtpEnvelope(identity.email));
+  t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })).value, '583920');
+  // Only past the bound: the message is stored whole, its code is not read.
+  const late = rightOf(await app.identities.create(principal, { label: 'late' }));
+  const [outcome] = await app.mail.ingress.deliver(mail(late.email, 'Your sign-in code', `${filler}\nYour verification code is 771204.\n`), smtpEnvelope(late.email));
+  t.is(outcome?.kind, 'stored');
+  const messages = rightOf(await app.messages.list(principal, late.id, { limit: 1, offset: 0 }));
+  t.is(messages.total, 1);
+  const extraction = await app.extractions.latest(principal, late.id, { waitSeconds: 0 });
+  t.false(JSON.stringify(extraction).includes('771204'));
+  t.true(EXTRACTION_BOUNDS.text < filler.length);
 });

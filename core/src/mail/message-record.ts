@@ -8,6 +8,16 @@ import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 /** What the parsed form of a stored message may hold at most; the raw bytes are always whole. */
 export const MESSAGE_BOUNDS = { text: 256 * 1024, html: 512 * 1024, headerValues: 200, headerValue: 4096 } as const;
 
+/**
+ * What the extraction engine reads of a message: the first 32 KiB of each body's text (the plain
+ * part and the HTML part's visible text), the first 128 KiB of the HTML, the first 500 links. A
+ * secret sits near the top of an auth email (the longest text of the labelled corpus is 1.5 KB);
+ * past that, the engine's cost grows with the body and its finds do not (a 50 KiB plain body
+ * took 0.76 ms to extract against 0.32 ms for its first 32 KiB). The stored message keeps
+ * MESSAGE_BOUNDS.
+ */
+export const EXTRACTION_BOUNDS = { text: 32 * 1024, html: 128 * 1024, links: 500 } as const;
+
 /** Raw bytes are stored in slices of this size, so no document nears a backend's size limit. */
 export const RAW_CHUNK_BYTES = 512 * 1024;
 

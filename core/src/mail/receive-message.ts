@@ -9,7 +9,7 @@ import { toExtractionRecord } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
 import { recorderFor } from './identity-recorder.js';
 import { flusherFor } from './outbox-flusher.js';
-import { contentHash, derivedId, MESSAGE_BOUNDS, storeRaw, toMessageRecord } from './message-record.js';
+import { contentHash, derivedId, EXTRACTION_BOUNDS, storeRaw, toMessageRecord } from './message-record.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 
 export interface ReceiveInput {
@@ -68,15 +68,15 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
 };
 
 /**
- * The engine reads the same bounded text the message record keeps: a secret sits near the top of
- * an auth email, and an unbounded body (megabytes of text) would cost seconds of CPU per message.
+ * The engine reads the top of each body (EXTRACTION_BOUNDS): a secret sits near the top of an
+ * auth email, and the engine's cost grows with the text it reads.
  */
 const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage => ({
   ...parsed,
-  text: parsed.text.slice(0, MESSAGE_BOUNDS.text),
-  html: parsed.html.slice(0, MESSAGE_BOUNDS.html),
-  ...(parsed.htmlText === undefined ? {} : { htmlText: parsed.htmlText.slice(0, MESSAGE_BOUNDS.text) }),
-  ...(parsed.links === undefined ? {} : { links: parsed.links.slice(0, 500) }),
+  text: parsed.text.slice(0, EXTRACTION_BOUNDS.text),
+  html: parsed.html.slice(0, EXTRACTION_BOUNDS.html),
+  ...(parsed.htmlText === undefined ? {} : { htmlText: parsed.htmlText.slice(0, EXTRACTION_BOUNDS.text) }),
+  ...(parsed.links === undefined ? {} : { links: parsed.links.slice(0, EXTRACTION_BOUNDS.links) }),
 });
 
 /**
