@@ -134,10 +134,8 @@ interface OpenAnchor {
 // Mail buttons are anchors painted with a background or named as buttons; they are the call to action.
 const BUTTON_HINT = /background|btn|button|border-radius/i;
 
-// Tested on the raw attributes: parsing them for every tag cost more than the rare false hit. As
-// a global pattern it is searched once for the next hit in the body, and that hit is reused by
-// every tag before it (see `Walker.hidden`).
-const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/gi;
+// Tested on the raw attributes: parsing them for every tag cost more than the rare false hit.
+const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden|max-height\s*:\s*0|font-size\s*:\s*0/i;
 
 /** Mutable state of one conversion; kept in a class so the tag handler stays small. */
 class Walker {
@@ -148,8 +146,8 @@ class Walker {
   links: MessageLink[] = [];
   skip: { key: NameKey; depth: number } | undefined;
   anchor: OpenAnchor | undefined;
-  /** Start of the first hidden-style hit at or after the last position searched from, or Infinity. */
-  nextHidden = -1;
+  /** Position of the first ':' at or after the last position searched from, or Infinity. */
+  nextColon = -1;
 
   constructor(readonly html: string) {}
 
@@ -177,19 +175,17 @@ class Walker {
   }
 
   /**
-   * True when a hidden-style hit lies in the attributes `[from, to)`. Hits never hold '>', so one
-   * that starts before the tag's end lies within it; and the first hit at or after an earlier
-   * position is the first at or after any later position up to it, so a search is needed only
-   * when a tag starts past the last hit found: one scan of the body in all, and no attribute text
-   * cut out of it.
+   * True when the attributes `[from, to)` hold a hidden style. Every such style holds a ':', and
+   * most tags have none in their attributes: the next ':' of the body is found once and reused
+   * by every tag before it (one scan of the body in all), and only the attributes of tags that
+   * hold one (styles, links) are cut out and tested.
    */
   hidden(from: number, to: number): boolean {
-    if (this.nextHidden < from) {
-      HIDDEN_STYLE.lastIndex = from;
-      const m = HIDDEN_STYLE.exec(this.html);
-      this.nextHidden = m === null ? Number.POSITIVE_INFINITY : m.index;
+    if (this.nextColon < from) {
+      const at = this.html.indexOf(':', from);
+      this.nextColon = at < 0 ? Number.POSITIVE_INFINITY : at;
     }
-    return this.nextHidden < to;
+    return this.nextColon < to && HIDDEN_STYLE.test(this.html.slice(from, to));
   }
 
   tag(closing: boolean, key: NameKey, from: number, to: number): void {
