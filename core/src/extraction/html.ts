@@ -1,6 +1,7 @@
 import { eachMatch } from './each-match.js';
 import { decodeEntities } from './entities.js';
 import type { MessageLink } from './types.js';
+import { isTrimmed } from './whitespace.js';
 
 /** Visible text and anchors of an HTML body. */
 export interface HtmlView {
@@ -63,10 +64,6 @@ const tagNameEnd = (html: string, from: number, lt: number): number => {
   while (end < lt + MAX_NAME_END && isNameChar(html.charCodeAt(end))) end += 1;
   return end;
 };
-
-/** The characters `String.prototype.trim` removes. */
-const isTrimmed = (c: number): boolean =>
-  (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 
 /** True when the trimmed attribute text `[from, to)` ends with '/' (`<br/>`), tested in place. */
 const selfClosing = (s: string, from: number, to: number): boolean => {
