@@ -80,3 +80,45 @@ test('webhook worker: fresh jobs go straight from the dispatcher to the pool (tw
   const jobs = await store.find('webhook_deliveries', {});
   t.deepEqual(jobs.map((job) => [job.status, job.version, job.claims]), [['delivered', 2, 1], ['delivered', 2, 1]]);
 });
+
+test('webhook worker: events nobody subscribed to stop waking the dispatcher; the timer still serves an endpoint added later', async (t) => {
+  const store = createMemoryDocumentStore();
+  let cursorReads = 0;
+  const counting = new Proxy(store, {
+    get: (target, name, receiver) =>
+      name === 'get'
+        ? (collection: string, id: string) => {
+            if (collection === 'relay_cursors') cursorReads += 1;
+            return target.get(collection, id);
+          }
+        : typeof Reflect.get(target, name, receiver) === 'function'
+          ? (Reflect.get(target, name, receiver) as (...args: unknown[]) => unknown).bind(target)
+          : Reflect.get(target, name, receiver),
+  });
+  const app = createEphemail({ store: counting, inboxDomain: 'inbox.test', clock: new FakeClock('2026-03-01T12:00:00.000Z'), dataKey: Buffer.alloc(32, 5) });
+  await app.init();
+  const key = right(await app.auth.createApiKey({ orgId: 'org_q', projectIds: ['proj_q'], scopes: ['identities:write', 'webhooks:write'], plan: 'growth' }));
+  const principal = right(await app.auth.authenticate({ authorization: `Bearer ${key.key}`, orgId: 'org_q', projectId: 'proj_q' }));
+  const r = receivers();
+  const stop = startWebhookWorker(app, r.transport, { ...options, intervalMs: 200 }, createLogger('silent'));
+  // The worker's timer is unref'd (a host's server keeps the process up); here, this does.
+  const alive = setInterval(() => undefined, 1000);
+  t.teardown(async () => {
+    clearInterval(alive);
+    await stop();
+  });
+  right(await app.identities.create(principal, { label: 'nobody listens' }));
+  // The tick that reads this event finds no endpoint for it; wait until it has run.
+  while (cursorReads < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+  const settled = cursorReads;
+  for (let i = 0; i < 20; i += 1) right(await app.identities.create(principal, { label: `quiet ${i}` }));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.true(cursorReads - settled <= 1, `20 events woke the relay ${cursorReads - settled} times (at most the one tick in flight)`);
+  right(await app.webhooks.create(principal, { url: FAST, events: ['identity.provisioned'] }));
+  right(await app.identities.create(principal, { label: 'now someone listens' }));
+  await r.fastReached(1);
+  t.is(r.fast.length, 1, 'the timer delivered the first event for the new endpoint');
+  right(await app.identities.create(principal, { label: 'next' }));
+  await r.fastReached(2);
+  t.is(r.fast.length, 2, 'and the next one too');
+});
