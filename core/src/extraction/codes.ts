@@ -82,11 +82,10 @@ const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): bo
 };
 
 /** Scores one sighting from its context; each signal is a log-odds contribution. */
-const contextSignals = (seg: Segment, start: number, end: number, printed: string): Record<string, number> => {
+const contextSignals = (sig: Record<string, number>, seg: Segment, start: number, end: number, printed: string): void => {
   const text = seg.text;
   const [ls, le] = lineBounds(text, start, end);
   const line = text.slice(ls, le).trim().replace(END_STOP, '');
-  const sig: Record<string, number> = {};
   const kw = lastBefore(seg.codeWords(start), start, Math.max(ls, start - 100));
   if (kw !== undefined) sig.keyword_before = start - kw <= 40 ? 2.5 : 1.5;
   const alone = line === printed;
@@ -107,13 +106,21 @@ const contextSignals = (seg: Segment, start: number, end: number, printed: strin
     sig.parenthetical = -1.2;
   }
   if (start >= seg.footerAt) sig.footer = -1.5;
-  return sig;
 };
 
-const sighting = (seg: Segment, start: number, printed: string, extra: Record<string, number> = {}, shape = shapeOf(printed)): CodeSighting | undefined => {
+/**
+ * One sighting, its signals in a fixed order (shape, context, `extra`, then the subject's), added
+ * up in that order from BASE. Written into one object: spreading the context's signals into the
+ * sighting's, and copying every sighting again to add the subject's, built three objects each.
+ */
+const sighting = (seg: Segment, start: number, printed: string, subject: number, extra?: Record<string, number>, shape = shapeOf(printed)): CodeSighting | undefined => {
   if (!shape) return undefined;
-  const signals = { shape: shape.prior, ...contextSignals(seg, start, start + printed.length, printed), ...extra };
-  const score = Object.values(signals).reduce((a, b) => a + b, BASE);
+  const signals: Record<string, number> = { shape: shape.prior };
+  contextSignals(signals, seg, start, start + printed.length, printed);
+  if (extra !== undefined) for (const k in extra) signals[k] = extra[k] ?? 0;
+  if (subject > 0) signals.subject_says_code = subject;
+  let score = BASE;
+  for (const k in signals) score += signals[k] ?? 0;
   const snippet = (): string => seg.text.slice(Math.max(0, start - 60), start + printed.length + 60).replace(/\s+/g, ' ');
   return { value: shape.value, printed, source: seg.source, start, score, signals, snippet };
 };
@@ -142,7 +149,7 @@ const masked = (t: string): string => {
   return re === undefined ? t : t.replace(re, (m) => ' '.repeat(m.length));
 };
 
-const scanSegment = (seg: Segment): CodeSighting[] => {
+const scanSegment = (seg: Segment, subject: number): CodeSighting[] => {
   const text = masked(seg.text);
   const out: CodeSighting[] = [];
   const phones = text.includes('+') || text.includes('(') ? spans(PHONE_RE, text) : [];
@@ -150,7 +157,7 @@ const scanSegment = (seg: Segment): CodeSighting[] => {
   if (text.includes('@')) {
     eachMatch(ORIGIN_RE, text, (m) => {
       const code = m[2] ?? '';
-      const s = sighting(seg, m.index + m[0].indexOf('#') + 1, code, { origin_bound: 6 });
+      const s = sighting(seg, m.index + m[0].indexOf('#') + 1, code, subject, { origin_bound: 6 });
       if (s) out.push(s);
     });
   }
@@ -158,7 +165,7 @@ const scanSegment = (seg: Segment): CodeSighting[] => {
     eachMatch(re, text, (m) => {
       if (inside(phones, m.index, m.index + m[0].length) || inside(grouped, m.index, m.index + m[0].length)) return;
       grouped.push([m.index, m.index + m[0].length]);
-      const s = sighting(seg, m.index, m[0], { split: -0.3 });
+      const s = sighting(seg, m.index, m[0], subject, { split: -0.3 });
       if (s) out.push(s);
     });
   }
@@ -168,7 +175,7 @@ const scanSegment = (seg: Segment): CodeSighting[] => {
     // The shape is the cheapest test and refuses most tokens (plain words), so it comes first.
     const shape = shapeOf(printed);
     if (!shape || glued(text, s, e) || inside(phones, s, e) || inside(grouped, s, e)) return;
-    const found = sighting(seg, s, printed, {}, shape);
+    const found = sighting(seg, s, printed, subject, undefined, shape);
     if (found) out.push(found);
   });
   return out;
@@ -179,8 +186,7 @@ const SUBJECT_SAYS_CODE = 0.6;
 
 /** All code sightings of a message, in every segment. */
 export const findCodes = (view: MessageView): CodeSighting[] => {
-  const found = view.segments.flatMap(scanSegment);
   const subject = view.segments.find((s) => s.source === 'subject');
-  if (!subject || found.length === 0 || subject.codeWords(0).length === 0) return found;
-  return found.map((c) => ({ ...c, score: c.score + SUBJECT_SAYS_CODE, signals: { ...c.signals, subject_says_code: SUBJECT_SAYS_CODE } }));
+  const says = subject !== undefined && subject.codeWords(0).length > 0 ? SUBJECT_SAYS_CODE : 0;
+  return view.segments.flatMap((seg) => scanSegment(seg, says));
 };
