@@ -50,8 +50,31 @@ export const ensureProject = async (
   return stored.org_id === input.orgId ? stored : 'other_org';
 };
 
-/** The plan limits of an organization (the starter plan when it has no record). */
+/** How long a process keeps an organization's plan after reading it. */
+export const PLAN_CACHE_MS = 1_000;
+
+const plansRead = new WeakMap<CoreDeps, Map<string, { readonly plan: PlanName; readonly until: number }>>();
+
+/**
+ * The plan limits of an organization (the starter plan when it has no record). The plan is kept
+ * for up to a second per process: every create asked for it, a store read each time, and a plan
+ * changes far more rarely than that. The limits themselves are still enforced atomically by the
+ * store (the quota counter's bounded increment); only which limit applies may lag a change by a
+ * second. An organization with no record is not kept, so one made a moment later counts at once.
+ */
 export const planLimitsOf = async (deps: CoreDeps, orgId: string): Promise<PlanLimits> => {
+  let known = plansRead.get(deps);
+  if (known === undefined) plansRead.set(deps, (known = new Map()));
+  const now = performance.now();
+  const kept = known.get(orgId);
+  if (kept !== undefined && kept.until > now) return deps.config.plans[kept.plan];
   const org = (await deps.store.get(C.organizations, orgId)) as OrganizationRecord | undefined;
-  return deps.config.plans[org?.plan ?? 'starter'];
+  if (org === undefined) {
+    known.delete(orgId);
+    return deps.config.plans.starter;
+  }
+  // Bounded by the organizations this process serves; expired entries are replaced as they are read.
+  if (known.size >= 10_000) known.clear();
+  known.set(orgId, { plan: org.plan, until: now + PLAN_CACHE_MS });
+  return deps.config.plans[org.plan];
 };
