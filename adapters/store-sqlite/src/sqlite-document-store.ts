@@ -73,6 +73,7 @@ export class SqliteDocumentStore implements DocumentStore {
    * statement cache's lookup every time.
    */
   private readonly sql: { readonly get: string; readonly insert: string; readonly replace: string };
+  private dataVersion: Database.Statement | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -214,6 +215,15 @@ export class SqliteDocumentStore implements DocumentStore {
     const sql = `SELECT count(*) AS n FROM "${this.table}" WHERE ${where.sql}`;
     const row = (await this.read('count', () => this.statements.get(sql).get(...where.binds))) as { n: number };
     return row.n;
+  }
+
+  /**
+   * SQLite's `data_version`: it moves when another connection (of this process or another)
+   * commits, not when this one does. Costs a read lock and no page read.
+   */
+  changeMark(): number {
+    this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
+    return guarded('data version', () => this.dataVersion!.get() as number);
   }
 
   async ping(): Promise<void> {

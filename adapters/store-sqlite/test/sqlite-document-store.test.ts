@@ -85,3 +85,20 @@ test('sqlite store: operations after close reject with a store error', async (t)
   t.regex(error?.message ?? '', /get failed/);
   await t.throwsAsync(store.insert('c', { id: 'a' }), { instanceOf: SqliteStoreError });
 });
+
+test('sqlite store: the change mark moves when another connection commits, not when this handle writes', async (t) => {
+  const path = await tempFile(t);
+  const one = createSqliteDocumentStore(openSqliteDatabase(path));
+  const other = createSqliteDocumentStore(openSqliteDatabase(path));
+  t.teardown(async () => {
+    await one.close();
+    await other.close();
+  });
+  const first = one.changeMark();
+  await one.insert('notes', { id: 'a', text: 'mine' });
+  t.is(one.changeMark(), first, 'its own write leaves the mark');
+  await other.insert('notes', { id: 'b', text: 'theirs' });
+  const moved = one.changeMark();
+  t.not(moved, first, "another connection's commit moves it");
+  t.is(one.changeMark(), moved, 'and it stays until the next such commit');
+});

@@ -138,6 +138,15 @@ export interface DocumentStore {
   /** How many documents match the filter and range. */
   count(collection: string, query?: Pick<FindQuery, 'where' | 'range'>): Promise<number>;
 
+  /**
+   * Optional. A number that changes whenever a writer other than this handle (another connection
+   * or process) may have committed a change since the last call; between two equal answers only
+   * writes made through this handle happened. Core keeps a record it read (a verified API key)
+   * while the mark stays the same, and forgets it itself when it writes that record through this
+   * handle. A store that cannot tell this cheaply leaves it out, and core reads every time.
+   */
+  changeMark?(): number;
+
   /** Resolves when the backend answers; rejects when it does not (used by readiness checks). */
   ping(): Promise<void>;
 
