@@ -7,7 +7,7 @@ import { isScope } from '../domain/scopes.js';
 import { iso } from '../domain/time.js';
 import { C } from '../store/collections.js';
 import { keep, updateWithRetry, write } from '../store/compare-and-set.js';
-import { forgetApiKey } from './authenticate.js';
+import { forgetKept } from './kept-records.js';
 import { API_KEY_ID_PREFIX, hashSecret } from './secrets.js';
 import { ensureOrganization, ensureProject } from './tenancy.js';
 
@@ -128,6 +128,6 @@ export const revokeApiKey = async (deps: CoreDeps, keyId: string): Promise<E.Eit
     current.revoked_at !== null ? keep(current) : write({ ...current, revoked_at: now }, { ...current, revoked_at: now }),
   );
   // Before answering: the next request with this key must read the revocation.
-  forgetApiKey(deps, keyId);
+  forgetKept(deps, C.apiKeys, keyId);
   return outcome === undefined ? E.left(notFound('api_key', keyId)) : E.right(toApiKeySummary(outcome.result));
 };

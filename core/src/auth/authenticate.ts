@@ -1,12 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { CoreDeps } from '../deps.js';
-import type { DocumentStore } from '../ports/document-store.js';
 import type { DomainError } from '../domain/errors.js';
 import { invalidRequest, scopeMismatch, unauthorized } from '../domain/errors.js';
 import { iso } from '../domain/time.js';
 import { C } from '../store/collections.js';
 import type { ApiKeyRecord } from './api-keys.js';
 import type { AccessTokenRecord } from './access-tokens.js';
+import { readKept } from './kept-records.js';
 import type { Principal } from './principal.js';
 import { ACCESS_TOKEN_ID_PREFIX, API_KEY_ID_PREFIX, DECOY_HASH, parseCredential, secretMatches } from './secrets.js';
 
@@ -19,41 +19,6 @@ export interface CredentialInput {
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/**
- * API key records read through a store handle, with the handle's change mark at the time of the
- * read (see `DocumentStore.changeMark`). One map per handle, so every service over the handle
- * shares it and a revocation through any of them is seen by all.
- */
-const keysRead = new WeakMap<DocumentStore, Map<string, { readonly record: ApiKeyRecord; readonly mark: number }>>();
-const KEYS_KEPT = 10_000;
-
-/**
- * The API key record: kept from an earlier read while no other writer changed the store since
- * (the mark is taken before the read, so a change that lands during it makes the next mark
- * differ); read otherwise. A revoked key is seen at once: revoking through this handle forgets
- * the record (`forgetApiKey`), and revoking through any other connection or process moves the mark.
- */
-const readApiKey = async (deps: CoreDeps, id: string): Promise<ApiKeyRecord | undefined> => {
-  const mark = deps.store.changeMark?.();
-  if (mark === undefined) return (await deps.store.get(C.apiKeys, id)) as ApiKeyRecord | undefined;
-  let kept = keysRead.get(deps.store);
-  if (kept === undefined) keysRead.set(deps.store, (kept = new Map()));
-  const hit = kept.get(id);
-  if (hit !== undefined && hit.mark === mark) return hit.record;
-  const record = (await deps.store.get(C.apiKeys, id)) as ApiKeyRecord | undefined;
-  if (record === undefined) kept.delete(id);
-  else {
-    if (kept.size >= KEYS_KEPT) kept.clear();
-    kept.set(id, { record, mark });
-  }
-  return record;
-};
-
-/** Forgets a kept API key record; called after writing it (a revocation). */
-export const forgetApiKey = (deps: CoreDeps, id: string): void => {
-  keysRead.get(deps.store)?.delete(id);
-};
-
 /** Loads the key behind a credential and checks its secret in constant time. */
 const verify = async (
   deps: CoreDeps,
@@ -62,7 +27,7 @@ const verify = async (
   const parsed = parseCredential(presented);
   if (parsed === undefined) return undefined;
   if (parsed.kind === 'api_key') {
-    const key = await readApiKey(deps, `${API_KEY_ID_PREFIX}_${parsed.id}`);
+    const key = (await readKept(deps, C.apiKeys, `${API_KEY_ID_PREFIX}_${parsed.id}`)) as ApiKeyRecord | undefined;
     const ok = secretMatches(parsed.secret, key?.secret_hash ?? DECOY_HASH) && key !== undefined;
     return ok && key.revoked_at === null ? { key } : undefined;
   }
