@@ -25,7 +25,7 @@ export type IdempotencyClaim =
       readonly claimVersion: number;
       readonly sealKey: Buffer;
       /** The record as the claim wrote it, so completing it needs no read. */
-      readonly claimed?: Readonly<Record<string, unknown>>;
+      readonly claimed: Readonly<Record<string, unknown>>;
     }
   | { readonly kind: 'replay'; readonly response: StoredResponse }
   | { readonly kind: 'reused' }
@@ -144,26 +144,21 @@ export const claimIdempotencyKey = async (
   return { kind: 'in_progress' };
 };
 
-/** Stores the response of the claim's request so later requests with the key replay it. */
+/**
+ * Stores the response of the claim's request so later requests with the key replay it: a
+ * compare-and-set on the version the claim wrote, so a claim taken over after its lease (someone
+ * else's now) stores nothing.
+ */
 export const completeIdempotencyKey = async (
   deps: CoreDeps,
-  claim: { readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer; readonly claimed?: Readonly<Record<string, unknown>> },
+  claim: { readonly claimId: string; readonly claimVersion: number; readonly sealKey: Buffer; readonly claimed: Readonly<Record<string, unknown>> },
   response: StoredResponse,
-): Promise<boolean> => {
-  const sealed = seal(claim.sealKey, response);
-  // Only the claim's own version: a claim taken over after its lease is someone else's now.
-  // With the record the claim wrote in hand, a compare-and-set on that version replaces a read.
-  if (claim.claimed !== undefined) {
-    return deps.store.replace(C.idempotency, { ...claim.claimed, id: claim.claimId, state: 'done', response: sealed }, claim.claimVersion);
-  }
-  const outcome = await deps.store.update(C.idempotency, claim.claimId, (current) => {
-    // Only the claim's own version: a claim taken over after its lease is someone else's now.
-    if (current.version !== claim.claimVersion) return undefined;
-    const { version: _v, ...rest } = current as IdempotencyRecord & StoredDocument;
-    return { ...rest, state: 'done', response: sealed };
-  });
-  return outcome?.written === true;
-};
+): Promise<boolean> =>
+  deps.store.replace(
+    C.idempotency,
+    { ...claim.claimed, id: claim.claimId, state: 'done', response: seal(claim.sealKey, response) },
+    claim.claimVersion,
+  );
 
 /** Gives the key back (the request failed in a way worth retrying), so a retry proceeds. */
 export const releaseIdempotencyKey = async (
