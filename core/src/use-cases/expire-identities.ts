@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { CoreDeps } from '../deps.js';
 import { LIVE_STATUSES } from '../domain/identity.js';
-import { iso } from '../domain/time.js';
 import { C } from '../store/collections.js';
+import { dueBy } from '../store/due-by.js';
 import { acquireLease } from '../store/leases.js';
 import { sweepOutboxes } from '../store/outbox.js';
 import { expireNow } from './identity-access.js';
@@ -34,9 +34,7 @@ export const runMaintenanceTick = async (
   }
   const due = await deps.store.find(C.identities, {
     where: { status: { in: [...LIVE_STATUSES] } },
-    // Both bounds strings: a one-sided range cannot pin the type, and SQLite then walks every
-    // live identity instead of the due ones (see the relay's position range).
-    range: { field: 'expires_at', gte: '', lte: iso(deps.clock.now()) },
+    range: dueBy('expires_at', deps.clock.now()),
     sort: { field: 'expires_at', direction: 'asc' },
     limit: options.batch ?? 500,
   });

@@ -4,6 +4,7 @@ import { iso, isoPlus } from '../domain/time.js';
 import { sharedRandomPool } from '../memory/random-pool.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
+import { dueBy } from '../store/due-by.js';
 
 /** Where a key applies: the credential's tenant and the concrete route (`POST /v1/identities`). */
 export interface IdempotencyScope {
@@ -170,9 +171,8 @@ export const releaseIdempotencyKey = async (
 
 /** Deletes keys past retention; answers how many. Run by the maintenance job. */
 export const purgeIdempotencyKeys = async (deps: CoreDeps, limit = 1000): Promise<number> => {
-  // Both bounds strings, so SQLite walks the expires_at index from its start, not every key.
   const stale = await deps.store.find(C.idempotency, {
-    range: { field: 'expires_at', gte: '', lte: iso(deps.clock.now()) },
+    range: dueBy('expires_at', deps.clock.now()),
     sort: { field: 'expires_at', direction: 'asc' },
     limit,
   });

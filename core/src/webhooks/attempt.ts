@@ -1,6 +1,6 @@
-import { iso } from '../domain/time.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
+import { dueBy } from '../store/due-by.js';
 import { withoutVersion } from '../store/compare-and-set.js';
 import { afterAttempt, isAbandoned, MAX_ABANDONED_CLAIMS } from './attempt-outcome.js';
 import type { DeliveryJob } from './delivery-job.js';
@@ -24,13 +24,11 @@ export type JobOutcome = 'lost' | DeliveryJob['status'];
 
 /**
  * Jobs due now, and jobs whose worker's lease ran out (their `next_attempt_at` is the lease end).
- * Both bounds are strings so a store that orders values of different types (SQLite) can keep the
- * scan inside the index range instead of walking every open job not yet due.
  */
 export const findDue = (deps: WebhookDeps, limit: number, offset = 0): Promise<StoredDocument[]> =>
   deps.store.find(C.webhookDeliveries, {
     where: { open: true },
-    range: { field: 'next_attempt_at', gte: '', lte: iso(deps.clock.now()) },
+    range: dueBy('next_attempt_at', deps.clock.now()),
     sort: { field: 'next_attempt_at', direction: 'asc' },
     limit,
     ...(offset > 0 ? { offset } : {}),
