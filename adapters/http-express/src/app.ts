@@ -145,7 +145,7 @@ const routeDispatcher = (routes: readonly Route[], operational: readonly PlainRo
     };
     router.on(otherMethods(methods), path, () => undefined, { path, handler: refuse, plain: true } satisfies Target);
   };
-  for (const { path, handler } of operational) register(path, [{ method: 'GET', handler: (req, res) => handler(req, res), plain: true }]);
+  for (const { path, handler } of operational) register(path, [{ method: 'GET', handler, plain: true }]);
   for (const path of new Set(routes.map((route) => route.path))) {
     const own = routes.filter((route) => route.path === path);
     register(path, own.map((route) => ({ method: route.method.toUpperCase() as HTTPMethod, handler: handlerFor(route), plain: false })));
