@@ -72,6 +72,14 @@ export const filterCases: Record<string, ContractCase> = {
     await expect({ v: { in: [] } }, []);
   },
 
+  'an in filter with several values of one type keeps every type apart': async (t, store) => {
+    const expect = await lookalikes(t, store);
+    await expect({ v: { in: [true, false] } }, ['true', 'false']);
+    await expect({ v: { in: [1, 0, 'true', '1'] } }, ['one', 'zero', 'text_true', 'text_one']);
+    await expect({ v: { in: [null, null] } }, ['null', 'missing']);
+    await expect({ v: { in: ['', 'true', null, false, 0, 1] } }, ['empty', 'text_true', 'null', 'missing', 'false', 'zero', 'one']);
+  },
+
   'filters on several fields must all hold': async (t, store) => {
     const collection = newCollection();
     const [a, b, c, d] = orderedIds('a', 'b', 'c', 'd');

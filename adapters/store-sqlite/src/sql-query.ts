@@ -27,11 +27,39 @@ const equalTerm = (field: FieldSql, expected: Scalar, binds: Bind[]): string => 
   return `${field.rank} = ${rank} AND ${field.value} = ?`;
 };
 
-const filterTerm = (field: FieldSql, expected: Filter[string], binds: Bind[]): string => {
-  if (expected === null || typeof expected !== 'object') return equalTerm(field, expected, binds);
-  const terms = expected.in.map((candidate) => `(${equalTerm(field, candidate, binds)})`);
-  return terms.length === 0 ? '0' : `(${terms.join(' OR ')})`;
+/**
+ * Membership: the candidates grouped by type rank, one `rank = r AND value IN (...)` per rank. An
+ * OR of equalities would mean the same, but SQLite then seeks the index on the rank alone and
+ * walks every row of that rank (the expiry sweep read every live identity each tick: 2.4 ms at
+ * 10,000 identities, growing with them); with `IN` it seeks each value and keeps the next
+ * column's range.
+ */
+const membershipTerm = (field: FieldSql, candidates: readonly Scalar[], binds: Bind[]): string => {
+  const byRank = new Map<number, Scalar[]>();
+  for (const candidate of candidates) {
+    const rank = scalarRank(candidate);
+    const group = byRank.get(rank);
+    if (group === undefined) byRank.set(rank, [candidate]);
+    else group.push(candidate);
+  }
+  const terms: string[] = [];
+  for (const [rank, group] of byRank) {
+    // One term per rank: null needs no value, and a single value is an equality.
+    if (rank === 0 || group.length === 1) {
+      terms.push(equalTerm(field, group[0]!, binds));
+      continue;
+    }
+    if (typeof field.rank === 'number' && field.rank !== rank) continue;
+    binds.push(...group.map(bindable));
+    const member = `${field.value} IN (${group.map(() => '?').join(', ')})`;
+    terms.push(typeof field.rank === 'number' ? member : `${field.rank} = ${rank} AND ${member}`);
+  }
+  if (terms.length === 0) return '0';
+  return terms.length === 1 ? `(${terms[0]})` : `(${terms.map((term) => `(${term})`).join(' OR ')})`;
 };
+
+const filterTerm = (field: FieldSql, expected: Filter[string], binds: Bind[]): string =>
+  expected === null || typeof expected !== 'object' ? equalTerm(field, expected, binds) : membershipTerm(field, expected.in, binds);
 
 interface RangeBound {
   readonly bound: Bound;

@@ -7,8 +7,8 @@ const db = openSqliteDatabase(':memory:');
 const store = createSqliteDocumentStore(db);
 test.after.always(() => store.close());
 
-const plan = (query: FindQuery): string => {
-  const where = whereClause('events', query);
+const plan = (query: FindQuery, collection = 'events'): string => {
+  const where = whereClause(collection, query);
   const sql =
     `EXPLAIN QUERY PLAN SELECT id, version, body FROM ephemail_documents WHERE ${where.sql} ` +
     `ORDER BY ${orderClause(query.sort, where.pinned)} LIMIT 50`;
@@ -42,7 +42,10 @@ const queries: Record<string, FindQuery> = {
 };
 
 test.before(() =>
-  store.init([{ name: 'events', indexes: [['org_id', 'project_id', 'occurred_at'], ['has_pending'], ['expires_at']] }]),
+  store.init([
+    { name: 'events', indexes: [['org_id', 'project_id', 'occurred_at'], ['has_pending'], ['expires_at']] },
+    { name: 'identities', indexes: [['status', 'expires_at'], ['has_pending']] },
+  ]),
 );
 
 for (const [title, query] of Object.entries(queries)) {
@@ -63,4 +66,16 @@ test('sqlite store: a due-by-now range walks the index between its bounds, not e
   t.regex(detail, /\(<expr>=\? AND <expr>>\? AND <expr><\?\)/, detail);
   // A one-sided range cannot pin the type: the walk then covers every key of the index.
   t.notRegex(plan({ range: { field: 'expires_at', lte: '2026-03-01T00:00:00.000Z' }, sort: { field: 'expires_at', direction: 'asc' } }), /<expr>=\?/);
+});
+
+test('sqlite store: a membership filter seeks each value and keeps the range on the next field', (t) => {
+  // The expiry sweep: live statuses, due by now. Written as an OR of equalities, the seek stopped
+  // at the status's type rank and walked every live row.
+  const detail = plan({
+    where: { status: { in: ['provisioned', 'active'] } },
+    range: { field: 'expires_at', gte: '', lte: '2026-03-01T00:00:00.000Z' },
+    sort: { field: 'expires_at', direction: 'asc' },
+  }, 'identities');
+  t.regex(detail, /USING INDEX ephemail_documents_identities_status_expires_at_/, detail);
+  t.regex(detail, /\(<expr>=\? AND <expr>=\? AND <expr>=\? AND <expr>>\? AND <expr><\?\)/, detail);
 });
