@@ -30,6 +30,12 @@ const LETTER = 'A-Za-z\\u00c0-\\u024f\\u0400-\\u04ff';
  */
 export const CODE_COMPOUND = `(?<![${LETTER}])[${LETTER}]{3,}(?:${CODE_SUFFIXES.join('|')})(?![${LETTER}])`;
 
+/** A code suffix that ends a word: every compound hit ends with one. */
+export const CODE_SUFFIX_AT_END = `(?:${CODE_SUFFIXES.join('|')})(?![${LETTER}])`;
+
+/** One letter of the compound's class. */
+export const CODE_LETTER = `[${LETTER}]`;
+
 /** Generic call-to-action words of buttons that do not say what the link is for. */
 export const ACTION_WORDS = [
   'complete', 'finish', 'continue', 'get started', 'set up', 'click here', 'open', 'proceed', 'go to',
@@ -122,19 +128,30 @@ const LETTERLIKE = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u;
 // mode with property escapes made every scan about a third slower.
 const WORD_CHAR = 'A-Za-z0-9\\u00c0-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff';
 
+/** The two halves of a word list's pattern: words bound to a word start, and words of scripts without spaces. */
+export interface WordSources {
+  readonly bounded: string | undefined;
+  readonly free: string | undefined;
+}
+
 /**
- * Compiles a word list into one case-insensitive pattern. Words that begin with a Latin,
+ * The sources of a word list's pattern, longest words first. Words that begin with a Latin,
  * Cyrillic or Greek letter must start at a word boundary; other scripts match anywhere, since
  * they do not separate words with spaces or attach particles to them.
  */
-export const compileWords = (words: readonly string[], flags = 'gi'): RegExp => {
+export const wordSources = (words: readonly string[]): WordSources => {
   const escape = (w: string): string => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '[\\s\\u00a0]+');
   const sorted = [...new Set(words)].sort((a, b) => b.length - a.length);
   const bounded = sorted.filter((w) => LETTERLIKE.test(w)).map(escape);
   const free = sorted.filter((w) => !LETTERLIKE.test(w)).map(escape);
-  const parts = [
-    ...(bounded.length > 0 ? [`(?<![${WORD_CHAR}])(?:${bounded.join('|')})`] : []),
-    ...(free.length > 0 ? [`(?:${free.join('|')})`] : []),
-  ];
-  return new RegExp(parts.join('|'), flags);
+  return {
+    bounded: bounded.length > 0 ? `(?<![${WORD_CHAR}])(?:${bounded.join('|')})` : undefined,
+    free: free.length > 0 ? `(?:${free.join('|')})` : undefined,
+  };
+};
+
+/** Compiles a word list into one case-insensitive pattern: the bounded words, then the free ones (see wordSources). */
+export const compileWords = (words: readonly string[], flags = 'gi'): RegExp => {
+  const { bounded, free } = wordSources(words);
+  return new RegExp([bounded, free].filter((p) => p !== undefined).join('|'), flags);
 };

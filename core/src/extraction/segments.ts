@@ -1,5 +1,6 @@
 import { htmlToView } from './html.js';
-import { CODE_COMPOUND, CODE_WORDS, DECOY_WORDS, compileWords } from './lexicon.js';
+import { codeWordHits } from './code-word-hits.js';
+import { DECOY_WORDS, compileWords } from './lexicon.js';
 import type { MessageLink, ParsedMessage } from './types.js';
 
 /** Where in the message a piece of text came from. */
@@ -31,34 +32,9 @@ export interface MessageView {
   readonly senderDomain: string;
 }
 
-const CODE_RE = new RegExp(`${compileWords(CODE_WORDS).source}|${CODE_COMPOUND}`, 'gi');
 const DECOY_RE = compileWords(DECOY_WORDS);
 // "-- " on its own line is the usual signature delimiter; operator footers follow it.
 const FOOTER_RE = /\n--[ \t]?\n/;
-
-/**
- * Hits of a lexicon pattern, scanned only as far as queries have needed: codes sit near the top of
- * a message and nothing asks about the text after the last code-shaped token, so most segments
- * are never scanned to the end. The hits found are those of a full left-to-right scan, since
- * each search resumes where the previous match ended (as matchAll does).
- */
-const lazyHits = (re: RegExp, text: string): ((until: number) => Hits) => {
-  const found: (readonly [number, number])[] = [];
-  let resume = 0;
-  let done = false;
-  return (until) => {
-    while (!done && (found.length === 0 || (found[found.length - 1]?.[0] ?? 0) < until)) {
-      re.lastIndex = resume;
-      const m = re.exec(text);
-      if (m === null) done = true;
-      else {
-        resume = m.index + m[0].length;
-        found.push([m.index, resume]);
-      }
-    }
-    return found;
-  };
-};
 
 /**
  * True for a character no decoy word holds (digits and ASCII punctuation other than `-` and `.`),
@@ -92,7 +68,7 @@ const segment = (source: Source, raw: string): Segment => {
   return {
     source,
     text,
-    codeWords: lazyHits(CODE_RE, text),
+    codeWords: codeWordHits(text),
     decoyWords: windowHits(DECOY_RE, text, breaksDecoys),
     footerAt: footer ? footer.index : text.length,
   };

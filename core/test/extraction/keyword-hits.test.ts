@@ -1,5 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
+import { CODE_WORD_PATTERN, codeWordHits } from '../../src/extraction/code-word-hits.js';
 import { DECOY_WORDS, compileWords } from '../../src/extraction/lexicon.js';
 import { breaksDecoys, viewMessage } from '../../src/extraction/segments.js';
 import { message } from './helpers.js';
@@ -20,6 +21,29 @@ test('keyword hits: decoy hits of a window are those of one full scan that start
       const [from, to] = [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y) as [number, number];
       const expected = [...text.matchAll(full)].map((m) => [m.index, m.index + m[0].length]).filter(([s]) => (s ?? 0) >= from && (s ?? 0) < to);
       t.deepEqual(segment.decoyWords(from, to), expected);
+    }),
+  );
+});
+
+test('keyword hits: code-word hits, asked for piece by piece, are those of the combined pattern scan', (t) => {
+  // Listed words, compounds, case variants (including letters that fold into the class: U+1C82
+  // folds to Cyrillic О), words of scripts without spaces, and the characters between them.
+  const piece = fc.constantFrom(
+    'code', 'Codes', 'CODE', 'pin', 'pinned', 'one-time password', 'one time\u00a0password', 'security\ncode', 'mã xác minh',
+    'doğrulamakodu', 'Zurücksetzungscode', 'abcкод', 'аб\u1c82КОД', 'xkod', 'kodunuz', 'Kode', 'コード', '验证码', 'קוד', 'رمز',
+    'x', 'ab', 'é', 'ß', ' ', '\u00a0', '\n', '-', '.', '7', '#', '\u0130',
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 25 }), fc.array(fc.nat(), { maxLength: 4 }), (pieces, asks) => {
+      const text = pieces.join('');
+      const full = [...text.matchAll(CODE_WORD_PATTERN)].map((m) => [m.index, m.index + m[0].length] as const);
+      const hits = codeWordHits(text);
+      for (const until of asks.map((a) => a % (text.length + 2)).sort((a, b) => a - b)) {
+        const got = hits(until);
+        t.deepEqual(got, full.slice(0, got.length));
+        t.true(got.length === full.length || (got[got.length - 1]?.[0] ?? 0) >= until);
+      }
+      t.deepEqual(hits(Number.POSITIVE_INFINITY), full);
     }),
   );
 });
