@@ -1,4 +1,4 @@
 export { createPostalMimeMailParser, type MailParseOptions, type PostalMimeMailParser } from './postal-mime-mail-parser.js';
 export { DEFAULT_LIMITS, precheck, type MailParseLimits } from './limits.js';
-export { toParsedMessage } from './to-parsed-message.js';
+export { toParsedMessage, type CarriedBodies } from './to-parsed-message.js';
 export { installPlainBodyCollector } from './plain-body-collector.js';

@@ -42,8 +42,7 @@ export const createPostalMimeMailParser = (options: MailParseOptions = {}): Post
       });
       const late = overBudget(started, limits);
       if (late) return failure(late);
-      const own = { ...email, text: checked.plain ? email.text : undefined, html: checked.html ? email.html : undefined };
-      const message = toParsedMessage(own, envelopeFrom);
+      const message = toParsedMessage(email, envelopeFrom, checked);
       const later = overBudget(started, limits);
       return later ? failure(later) : { ok: true, message };
     } catch (e) {

@@ -22,9 +22,21 @@ const isoDate = (value: string | undefined): string | null => {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 };
 
-/** Maps postal-mime's result to the core's ParsedMessage, deriving the HTML view once. */
-export const toParsedMessage = (email: Email, envelopeFrom = ''): ParsedMessage => {
-  const html = email.html ?? '';
+/** Which bodies a message really carries; postal-mime fills a missing one from the other. */
+export interface CarriedBodies {
+  readonly plain: boolean;
+  readonly html: boolean;
+}
+
+const BOTH: CarriedBodies = { plain: true, html: true };
+
+/**
+ * Maps postal-mime's result to the core's ParsedMessage, deriving the HTML view once. A body the
+ * message does not carry (`carried`, both by default) is left out; passing this, rather than a
+ * copy of the result without that body, saves a copy of every field.
+ */
+export const toParsedMessage = (email: Email, envelopeFrom = '', carried: CarriedBodies = BOTH): ParsedMessage => {
+  const html = (carried.html ? email.html : undefined) ?? '';
   const view = html.length > 0 ? htmlToView(html) : { text: '', links: [] };
   return {
     envelopeFrom,
@@ -34,7 +46,7 @@ export const toParsedMessage = (email: Email, envelopeFrom = ''): ParsedMessage 
     date: isoDate(email.date),
     messageId: email.messageId ?? null,
     headers: headerMap(email),
-    text: email.text ?? '',
+    text: (carried.plain ? email.text : undefined) ?? '',
     html,
     htmlText: view.text,
     links: view.links,
