@@ -35,7 +35,11 @@ interface Ranked {
 /** Merges sightings of the same code; seeing it in several parts (subject and body) is a signal. */
 const mergeCodes = (sightings: readonly CodeSighting[]): Ranked[] => {
   const byValue = new Map<string, CodeSighting[]>();
-  for (const s of sightings) byValue.set(s.value, [...(byValue.get(s.value) ?? []), s]);
+  for (const s of sightings) {
+    const same = byValue.get(s.value);
+    if (same === undefined) byValue.set(s.value, [s]);
+    else same.push(s);
+  }
   return [...byValue.entries()].map(([value, all]) => {
     const best = all.reduce((a, b) => (b.score > a.score ? b : a));
     const sources = [...new Set(all.map((s) => s.source))];
