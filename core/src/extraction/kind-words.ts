@@ -11,15 +11,19 @@ export const KIND_PATTERNS: readonly RegExp[] = KINDS.map((k) => compileWords(KI
 
 // All kinds' words as one word list: a text holds a match of it exactly when it holds a match
 // of one kind's pattern, and its one word-start test serves every word (four patterns, or four
-// alternatives each with its own word-start test, cost about twice as much per character).
-const ALL_WORDS = KINDS.flatMap((k) => KIND_WORDS[k]);
-const ANY = compileWords(ALL_WORDS, 'i');
-const ANY_AT = compileWords(ALL_WORDS, 'gi');
+// alternatives each with its own word-start test, cost about twice as much per character). One
+// pattern object serves both uses: each set of flags is compiled on its own, and the compiled
+// code of a word list this long (tens of kilobytes, twice for text with characters past U+00FF)
+// is what a message in the parse loop pays to bring back into the processor's caches.
+const ANY = compileWords(KINDS.flatMap((k) => KIND_WORDS[k]), 'gi');
 // Each kind's pattern, tried at one position only.
 const KIND_AT = KINDS.map((k) => compileWords(KIND_WORDS[k], 'iy'));
 
 /** True when `s` holds a word of any link kind. */
-export const hasKindWords = (s: string): boolean => ANY.test(s);
+export const hasKindWords = (s: string): boolean => {
+  ANY.lastIndex = 0;
+  return ANY.test(s);
+};
 
 /**
  * The kinds whose pattern matches somewhere in `s`, in KINDS order. A kind's pattern matches at
@@ -29,8 +33,8 @@ export const hasKindWords = (s: string): boolean => ANY.test(s);
 export const kindsIn = (s: string): LinkKind[] => {
   const found = KINDS.map(() => false);
   let left = KINDS.length;
-  ANY_AT.lastIndex = 0;
-  for (let m = ANY_AT.exec(s); m !== null && left > 0; m = ANY_AT.exec(s)) {
+  ANY.lastIndex = 0;
+  for (let m = ANY.exec(s); m !== null && left > 0; m = ANY.exec(s)) {
     const at = m.index;
     for (let i = 0; i < KIND_AT.length; i += 1) {
       const re = KIND_AT[i];
@@ -41,7 +45,7 @@ export const kindsIn = (s: string): LinkKind[] => {
         left -= 1;
       }
     }
-    ANY_AT.lastIndex = at + 1;
+    ANY.lastIndex = at + 1;
   }
   return KINDS.filter((_, i) => found[i] === true);
 };
