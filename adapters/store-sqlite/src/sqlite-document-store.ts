@@ -74,6 +74,7 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   private readonly sql: { readonly get: string; readonly insert: string; readonly replace: string };
   private dataVersion: Database.Statement | undefined;
+  private readonly incrementStatements = new Map<string, { readonly sql: string; readonly probe: string }>();
 
   constructor(
     private readonly db: Database.Database,
@@ -168,14 +169,7 @@ export class SqliteDocumentStore implements DocumentStore {
     by: number,
     bounds: IncrementBounds = {},
   ): Promise<number | 'absent' | 'over_max'> {
-    const path = `'$.${assertSafeName('field name', field)}'`;
-    const sum = `json_extract(body, ${path}) + @by`;
-    const sql =
-      `UPDATE "${this.table}" SET version = version + 1, ` +
-      `body = json_set(body, ${path}, CASE WHEN @floor IS NOT NULL AND ${sum} < @floor THEN @floor ELSE ${sum} END) ` +
-      `WHERE collection = @collection AND id = @id AND json_type(body, ${path}) IN ('integer', 'real') ` +
-      `AND (@max IS NULL OR ${sum} <= @max) RETURNING json_extract(body, ${path}) AS value`;
-    const probe = `SELECT json_type(body, ${path}) AS type FROM "${this.table}" WHERE collection = ? AND id = ?`;
+    const { sql, probe } = this.incrementSql(field);
     const binds = { collection, id, by: sqlNumber(by), floor: sqlNumber(bounds.floor), max: sqlNumber(bounds.max) };
     // Why nothing changed is read in the same step as the update, so no other write comes between.
     const step = (): number | 'absent' | 'over_max' | 'not_number' => {
@@ -188,6 +182,24 @@ export class SqliteDocumentStore implements DocumentStore {
     const outcome = await this.writeStep('increment', step);
     if (outcome === 'not_number') throw new TypeError(`sqlite store: ${collection}/${id}.${field} is not a number`);
     return outcome;
+  }
+
+  /** The statements of an increment of `field`, built once per field: counters are hot. */
+  private incrementSql(field: string): { readonly sql: string; readonly probe: string } {
+    const known = this.incrementStatements.get(field);
+    if (known !== undefined) return known;
+    const path = `'$.${assertSafeName('field name', field)}'`;
+    const sum = `json_extract(body, ${path}) + @by`;
+    const built = {
+      sql:
+        `UPDATE "${this.table}" SET version = version + 1, ` +
+        `body = json_set(body, ${path}, CASE WHEN @floor IS NOT NULL AND ${sum} < @floor THEN @floor ELSE ${sum} END) ` +
+        `WHERE collection = @collection AND id = @id AND json_type(body, ${path}) IN ('integer', 'real') ` +
+        `AND (@max IS NULL OR ${sum} <= @max) RETURNING json_extract(body, ${path}) AS value`,
+      probe: `SELECT json_type(body, ${path}) AS type FROM "${this.table}" WHERE collection = ? AND id = ?`,
+    };
+    this.incrementStatements.set(field, built);
+    return built;
   }
 
   async remove(collection: string, id: string, expectedVersion?: number): Promise<boolean> {
