@@ -1,11 +1,21 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { PlanName, Principal } from '../src/index.js';
+import type { DocumentStore, PlanName, Principal } from '../src/index.js';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '../src/index.js';
 
+/**
+ * The memory store without its optional `insertAll`, as a store that cannot write several
+ * documents atomically is: core then records events through the identity's outbox.
+ */
+export const outboxOnlyStore = (): DocumentStore => {
+  const store = createMemoryDocumentStore();
+  Object.defineProperty(store, 'insertAll', { value: undefined });
+  return store;
+};
+
 /** A fresh service on the memory store with a fake clock, and a principal of a new tenant. */
-export const setup = async (options: { plan?: PlanName; scopes?: string[] } = {}) => {
+export const setup = async (options: { plan?: PlanName; scopes?: string[]; store?: DocumentStore } = {}) => {
   const clock = new FakeClock('2026-03-01T12:00:00.000Z');
-  const app = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock });
+  const app = createEphemail({ store: options.store ?? createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock });
   await app.init();
   const principal = await newPrincipal(app, options);
   return { app, clock, principal };

@@ -4,6 +4,7 @@ import type { ContractCase } from './contract-case.js';
 import { crudCases } from './crud-cases.js';
 import { filterCases } from './filter-cases.js';
 import { incrementCases } from './increment-cases.js';
+import { insertAllCases } from './insert-all-cases.js';
 import { lifecycleCases } from './lifecycle-cases.js';
 import { orderCases } from './order-cases.js';
 import { raceCases } from './race-cases.js';
@@ -18,6 +19,7 @@ export interface DocumentStoreFixture {
 /** Every rule of the {@link DocumentStore} contract, by title. */
 export const documentStoreCases: Readonly<Record<string, ContractCase>> = {
   ...crudCases,
+  ...insertAllCases,
   ...lifecycleCases,
   ...filterCases,
   ...orderCases,

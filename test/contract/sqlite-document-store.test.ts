@@ -15,3 +15,10 @@ runDocumentStoreContract(test, 'sqlite (file)', async () => {
 runDocumentStoreContract(test, 'sqlite (:memory:)', async () => ({
   store: createSqliteDocumentStore(openSqliteDatabase(':memory:')),
 }));
+
+// Every write its own transaction: the option kept for measuring group commit must keep the contract too.
+runDocumentStoreContract(test, 'sqlite (file, no group commit)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ephemail-sqlite-'));
+  const store = createSqliteDocumentStore(openSqliteDatabase(join(dir, 'store.db')), { groupCommit: false });
+  return { store, cleanup: () => rm(dir, { recursive: true, force: true }) };
+});

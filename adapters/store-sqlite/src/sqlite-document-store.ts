@@ -4,6 +4,7 @@ import type {
   FindQuery,
   IncrementBounds,
   NewDocument,
+  NewEntry,
   StoredDocument,
   UpdateOutcome,
 } from '@ephemail/core';
@@ -72,7 +73,7 @@ export class SqliteDocumentStore implements DocumentStore {
    * The fixed statements' text, built once: a string built per call would be hashed anew by the
    * statement cache's lookup every time.
    */
-  private readonly sql: { readonly get: string; readonly insert: string; readonly replace: string };
+  private readonly sql: { readonly get: string; readonly exists: string; readonly insert: string; readonly replace: string };
   private dataVersion: Database.Statement | undefined;
   private readonly incrementStatements = new Map<string, { readonly sql: string; readonly probe: string }>();
 
@@ -88,6 +89,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.statements = new StatementCache(db, cacheSize);
     this.sql = {
       get: `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`,
+      exists: `SELECT 1 FROM "${this.table}" WHERE collection = ? AND id = ?`,
       insert: `INSERT INTO "${this.table}" (collection, id, version, body) VALUES (?, ?, 1, ?) ON CONFLICT (collection, id) DO NOTHING`,
       replace: `UPDATE "${this.table}" SET version = version + 1, body = ? WHERE collection = ? AND id = ? AND version = ?`,
     };
@@ -124,6 +126,28 @@ export class SqliteDocumentStore implements DocumentStore {
     const body = encodeBody(doc);
     const result = await this.write('insert', () => this.statements.get(sql).run(collection, doc.id, body));
     return result.changes === 1 ? 'inserted' : 'exists';
+  }
+
+  /**
+   * Checks every id, then inserts every document, in one synchronous step on this connection
+   * (inside the batch's transaction, or, without group commit, a transaction of its own): nothing
+   * comes between, so no undo is needed. A savepoint would undo as well, but SQLite then copies
+   * each page the inserts touch into a sub-journal first (measured: a create through this
+   * operation cost more than through the outbox's extra write).
+   */
+  async insertAll<T extends NewDocument>(entries: readonly NewEntry<T>[]): Promise<'inserted' | 'exists'> {
+    const rows = entries.map(({ collection, doc }) => [collection, doc.id, encodeBody(doc)] as const);
+    const { exists, insert } = this.sql;
+    return this.writeStep('insert all', () => {
+      const named = new Set<string>();
+      for (const [collection, id] of rows) {
+        const key = `${collection}\n${id}`;
+        if (named.has(key) || this.statements.get(exists).get(collection, id) !== undefined) return 'exists';
+        named.add(key);
+      }
+      for (const row of rows) this.statements.get(insert).run(...row);
+      return 'inserted';
+    });
   }
 
   async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {

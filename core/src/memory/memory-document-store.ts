@@ -4,6 +4,7 @@ import type {
   FindQuery,
   IncrementBounds,
   NewDocument,
+  NewEntry,
   StoredDocument,
   UpdateOutcome,
 } from '../ports/document-store.js';
@@ -31,6 +32,17 @@ export class MemoryDocumentStore implements DocumentStore {
     const docs = this.collection(collection);
     if (docs.has(doc.id)) return 'exists';
     docs.set(doc.id, { ...structuredClone(doc), version: 1 });
+    return 'inserted';
+  }
+
+  async insertAll<T extends NewDocument>(entries: readonly NewEntry<T>[]): Promise<'inserted' | 'exists'> {
+    const taken = new Set<string>();
+    for (const { collection, doc } of entries) {
+      const key = `${collection}\n${doc.id}`;
+      if (taken.has(key) || this.collection(collection).has(doc.id)) return 'exists';
+      taken.add(key);
+    }
+    for (const { collection, doc } of entries) this.collection(collection).set(doc.id, { ...structuredClone(doc), version: 1 });
     return 'inserted';
   }
 

@@ -63,6 +63,12 @@ export interface IncrementBounds {
   readonly floor?: number;
 }
 
+/** One document of an {@link DocumentStore.insertAll} and the collection it goes to. */
+export interface NewEntry<T extends NewDocument = NewDocument> {
+  readonly collection: string;
+  readonly doc: T;
+}
+
 /** What {@link DocumentStore.update} answers for a document that exists. */
 export interface UpdateOutcome {
   /** The document as stored after the update (with its version), or as found when nothing was written. */
@@ -85,6 +91,16 @@ export interface DocumentStore {
    * Atomic: of N concurrent inserts of one id, exactly one answers `'inserted'`.
    */
   insert<T extends NewDocument>(collection: string, doc: T): Promise<'inserted' | 'exists'>;
+
+  /**
+   * Optional. Inserts several documents, of one collection or several, as one atomic step: all of
+   * them with `version: 1`, or, when any id is already taken in its collection (two entries of
+   * the list included), none of them, answering `'exists'`. No reader sees some without the
+   * others. Core uses it to write a new record together with its first event, which saves the
+   * outbox's second write of the record; a store that cannot make several documents atomic leaves
+   * it out, and core writes through the outbox instead.
+   */
+  insertAll?<T extends NewDocument>(docs: readonly NewEntry<T>[]): Promise<'inserted' | 'exists'>;
 
   /**
    * Compare-and-set: replaces the whole document (all fields but `id`) only when the stored

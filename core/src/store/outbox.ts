@@ -3,6 +3,7 @@ import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import { identityNotFound } from '../domain/errors.js';
 import type { EventRecord } from '../domain/event.js';
+import type { NewEntry } from '../ports/document-store.js';
 import type { IdentityRecord, Transition } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
 import { C } from './collections.js';
@@ -33,6 +34,28 @@ export const withEvent = (record: IdentityRecord, event: Omit<EventRecord, 'seq'
   event_count: record.event_count + 1,
   has_pending: true,
 });
+
+/**
+ * Writes a new identity with its pending events already in the log, as one atomic step of a store
+ * that offers `insertAll`: the record without an outbox, and each event at its position from
+ * `firstPosition` on. Saves the outbox's round trip (the events' insert after the record's, then
+ * a second write of the record to empty its outbox). Answers the record as stored; throws when an
+ * id is taken, which fresh ids never are.
+ */
+export const insertWithLoggedEvents = async (
+  deps: CoreDeps,
+  record: IdentityRecord,
+  firstPosition: number,
+): Promise<IdentityRecord> => {
+  const stored: IdentityRecord = { ...record, pending_events: [], has_pending: false };
+  const entries: NewEntry<IdentityRecord | EventRecord>[] = [{ collection: C.identities, doc: stored }];
+  for (const [index, event] of record.pending_events.entries()) entries.push({ collection: C.events, doc: { ...event, position: firstPosition + index } });
+  if ((await deps.store.insertAll!(entries)) !== 'inserted') {
+    throw new Error(`identity ${record.id} or one of its events is already stored`);
+  }
+  for (const event of record.pending_events) deps.hub.publish(event);
+  return stored;
+};
 
 /** The type of a log row that only fills a position (see flushOutbox); relays skip it. */
 export const LOG_GAP = 'log.gap';

@@ -7,7 +7,8 @@ import { batchTooLarge, domainNotFound, quotaExceeded } from '../domain/errors.j
 import type { IdentityRecord } from '../domain/identity.js';
 import { HOUR_MS, iso, isoPlus } from '../domain/time.js';
 import { C } from '../store/collections.js';
-import { flushOutbox, newEvent, withEvent } from '../store/outbox.js';
+import { nextLogPositions } from '../store/log-position.js';
+import { flushOutbox, insertWithLoggedEvents, newEvent, withEvent } from '../store/outbox.js';
 import { releaseIdentities, reserveIdentities } from '../store/quota.js';
 
 /** One identity to create. */
@@ -97,18 +98,35 @@ export const provisionIdentities = async (
     return E.left(quotaExceeded('identities', limits.identities, specs.length));
   }
   const created: IdentityRecord[] = [];
+  // A store that inserts several documents atomically takes each identity with its event in the
+  // log; any other writes the event into the identity's outbox and flushes it after.
+  const direct = deps.store.insertAll !== undefined;
   try {
+    const records: IdentityRecord[] = [];
     for (const spec of specs) {
       const id = deps.ids.next('ident');
       const email = await claimAddress(deps, placement.domain, id);
       const record = buildRecord(deps, principal, spec, id, email, placement.parent);
-      await deps.store.insert(C.identities, record);
-      created.push(record);
+      if (direct) records.push(record);
+      else {
+        await deps.store.insert(C.identities, record);
+        created.push(record);
+      }
+    }
+    if (direct) {
+      // Positions are taken just before the inserts, so relays that meet a position whose event
+      // is not there yet wait one write at most; a batch that fails part way leaves gaps, which
+      // relays wait for a while and then pass.
+      let position = await nextLogPositions(deps, records.reduce((sum, record) => sum + record.pending_events.length, 0));
+      for (const record of records) {
+        created.push(await insertWithLoggedEvents(deps, record, position));
+        position += record.pending_events.length;
+      }
     }
   } finally {
     if (created.length < specs.length) await releaseIdentities(deps, principal.orgId, specs.length - created.length);
   }
   // An insert stores version 1.
-  for (const record of created) await flushOutbox(deps, record.id, { ...record, version: 1 } as IdentityRecord);
+  if (!direct) for (const record of created) await flushOutbox(deps, record.id, { ...record, version: 1 } as IdentityRecord);
   return E.right(created.map((record) => ({ ...record, pending_events: [], has_pending: false })));
 };

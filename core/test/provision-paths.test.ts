@@ -1,0 +1,62 @@
+import test from 'ava';
+import type { DocumentStore, EventRecord, NewEntry } from '../src/index.js';
+import { createMemoryDocumentStore } from '../src/index.js';
+import { C } from '../src/store/collections.js';
+import { outboxOnlyStore, right, setup, tagOf } from './support.js';
+
+/**
+ * A created identity's `identity.provisioned` event goes to the log one of two ways: with the
+ * identity in one atomic insert (a store with `insertAll`), or through the identity's outbox
+ * (any other store). Both must leave the same state behind.
+ */
+const paths: Record<string, () => DocumentStore> = {
+  'one atomic insert': createMemoryDocumentStore,
+  'the outbox': outboxOnlyStore,
+};
+
+for (const [path, makeStore] of Object.entries(paths)) {
+  test(`provision through ${path}: each identity is stored with an empty outbox and its event logged once, at its own position`, async (t) => {
+    const store = makeStore();
+    const { app, principal } = await setup({ store, plan: 'starter' });
+    const published: EventRecord[] = [];
+    app.events.subscribe((event) => void published.push(event));
+    const single = right(await app.identities.create(principal, { label: 'one' }));
+    const bulk = right(await app.identities.bulkCreate(principal, { identities: [{ label: 'b1' }, { label: 'b2' }, { label: 'b3' }] })).items;
+    const ids = [single, ...bulk].map((identity) => identity.id);
+    for (const id of ids) {
+      const stored = (await store.get(C.identities, id))!;
+      t.deepEqual(stored.pending_events, []);
+      t.false(stored.has_pending);
+      t.is(stored.event_count, 1);
+    }
+    const logged = await store.find(C.events, { sort: { field: 'position', direction: 'asc' } });
+    const provisioned = logged.filter((event) => event.type === 'identity.provisioned');
+    t.deepEqual(provisioned.map((event) => event.identity_id), ids);
+    t.deepEqual(provisioned.map((event) => event.seq), [1, 1, 1, 1]);
+    const positions = provisioned.map((event) => event.position as number);
+    t.is(new Set(positions).size, 4);
+    t.deepEqual(positions, [...positions].sort((a, b) => a - b));
+    t.deepEqual(published.map((event) => event.identity_id), ids, 'listeners hear each event once');
+    t.is(right(await app.events.list(principal, single.id, { limit: 10, offset: 0 })).items.length, 1);
+  });
+}
+
+test('provision through one atomic insert: an identity whose insert fails leaves no event and gives its place back', async (t) => {
+  const store = createMemoryDocumentStore();
+  const { app, principal } = await setup({ store, plan: 'starter' });
+  const insertAll = store.insertAll.bind(store);
+  let failNext = true;
+  store.insertAll = async (entries: readonly NewEntry[]) => {
+    if (failNext) {
+      failNext = false;
+      throw new Error('disk full');
+    }
+    return insertAll(entries);
+  };
+  await t.throwsAsync(app.identities.create(principal, { label: 'lost' }), { message: 'disk full' });
+  t.is(await store.count(C.identities), 0);
+  t.is(await store.count(C.events, { where: { type: 'identity.provisioned' } }), 0);
+  // The starter plan's 5 places are all still free.
+  const five = Array.from({ length: 5 }, (_, i) => ({ label: `b${i}` }));
+  t.is(tagOf(await app.identities.bulkCreate(principal, { identities: five })), 'Right');
+});
