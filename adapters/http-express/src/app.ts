@@ -80,8 +80,14 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
     },
     { path: '/v1/openapi.json', handler: (_req, res) => sendJson(res, 200, openapi) },
   ];
-  app.use(requestContext(metrics, logger));
-  app.use(routeDispatcher(routes, operational));
+  const begin = requestContext(metrics, logger);
+  const dispatch = routeDispatcher(routes, operational);
+  // One layer for what every request goes through: Express matches each layer against the path
+  // and builds its parameters on every request, so the context and the dispatch share one.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    begin(req, res);
+    dispatch(req, res, next);
+  });
   app.use((req: Request, res: Response) => sendError(req, res, { status: 404, code: 'route_not_found', message: `No route ${req.method} ${req.path}.` }));
   app.use(((error, req, res, _next) => {
     logger.error({ requestId: res.locals.requestId, err: error instanceof Error ? error.message : String(error) }, 'request failed');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { HttpMetrics } from '../metrics.js';
 
 /** The logging surface the adapter needs; pino's logger satisfies it. */
@@ -14,11 +14,12 @@ export const silentLogger: HttpLogger = { info: () => {}, warn: () => {}, error:
 /**
  * Gives each request an id (`X-Request-Id`, also in every error envelope), and on finish records
  * metrics by route pattern and one log line. Logs name the method, route, status and time only:
- * never headers, bodies or query strings, which may hold credentials.
+ * never headers, bodies or query strings, which may hold credentials. Called first for every
+ * request by the app's one layer (see app.ts), not a middleware of its own.
  */
 export const requestContext =
   (metrics: HttpMetrics, logger: HttpLogger) =>
-  (req: Request, res: Response, next: NextFunction): void => {
+  (req: Request, res: Response): void => {
     const started = process.hrtime.bigint();
     // randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes.
     const requestId = `req_${randomUUID().replaceAll('-', '')}`;
@@ -33,5 +34,4 @@ export const requestContext =
         'request',
       );
     });
-    next();
   };
