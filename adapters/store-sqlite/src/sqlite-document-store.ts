@@ -38,12 +38,6 @@ interface Row {
   readonly body: string;
 }
 
-/** Whole numbers bind as SQLite integers (a JS number binds as a real), so counters stay integers. */
-const sqlNumber = (value: number | undefined): number | bigint | null => {
-  if (value === undefined) return null;
-  return Number.isSafeInteger(value) ? BigInt(value) : value;
-};
-
 /** The fields that go into `body`: `id` and `version` have columns of their own. */
 const encodeBody = (doc: NewDocument): string => {
   const { id: _id, version: _version, ...fields } = doc as NewDocument & Record<string, unknown>;
@@ -75,7 +69,6 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   private readonly sql: { readonly get: string; readonly exists: string; readonly insert: string; readonly replace: string };
   private dataVersion: Database.Statement | undefined;
-  private readonly incrementStatements = new Map<string, { readonly sql: string; readonly probe: string }>();
 
   constructor(
     private readonly db: Database.Database,
@@ -186,6 +179,13 @@ export class SqliteDocumentStore implements DocumentStore {
     return outcome;
   }
 
+  /**
+   * Reads, adds and writes in one synchronous step on this connection (inside the batch's
+   * transaction, or a transaction of its own), so no other write comes between and the reason
+   * nothing changed describes one state of the document. Done in JavaScript rather than as one
+   * `UPDATE ... json_set(...) RETURNING`: SQLite runs a statement with `RETURNING` through a
+   * temporary table, and that statement cost 36 µs against 4 µs for this read and write.
+   */
   async increment(
     collection: string,
     id: string,
@@ -193,37 +193,24 @@ export class SqliteDocumentStore implements DocumentStore {
     by: number,
     bounds: IncrementBounds = {},
   ): Promise<number | 'absent' | 'over_max'> {
-    const { sql, probe } = this.incrementSql(field);
-    const binds = { collection, id, by: sqlNumber(by), floor: sqlNumber(bounds.floor), max: sqlNumber(bounds.max) };
-    // Why nothing changed is read in the same step as the update, so no other write comes between.
+    assertSafeName('field name', field);
+    const { get: read, replace } = this.sql;
     const step = (): number | 'absent' | 'over_max' | 'not_number' => {
-      const row = this.statements.get(sql).get(binds) as { value: number } | undefined;
-      if (row !== undefined) return row.value;
-      const found = this.statements.get(probe).get(collection, id) as { type: string | null } | undefined;
-      if (found === undefined) return 'absent';
-      return found.type === 'integer' || found.type === 'real' ? 'over_max' : 'not_number';
+      const row = this.statements.get(read).get(collection, id) as Row | undefined;
+      if (row === undefined) return 'absent';
+      const fields = JSON.parse(row.body) as Record<string, unknown>;
+      const value = fields[field];
+      if (typeof value !== 'number') return 'not_number';
+      const sum = value + by;
+      if (bounds.max !== undefined && sum > bounds.max) return 'over_max';
+      const next = bounds.floor !== undefined && sum < bounds.floor ? bounds.floor : sum;
+      fields[field] = next;
+      this.statements.get(replace).run(JSON.stringify(fields), collection, id, row.version);
+      return next;
     };
     const outcome = await this.writeStep('increment', step);
     if (outcome === 'not_number') throw new TypeError(`sqlite store: ${collection}/${id}.${field} is not a number`);
     return outcome;
-  }
-
-  /** The statements of an increment of `field`, built once per field: counters are hot. */
-  private incrementSql(field: string): { readonly sql: string; readonly probe: string } {
-    const known = this.incrementStatements.get(field);
-    if (known !== undefined) return known;
-    const path = `'$.${assertSafeName('field name', field)}'`;
-    const sum = `json_extract(body, ${path}) + @by`;
-    const built = {
-      sql:
-        `UPDATE "${this.table}" SET version = version + 1, ` +
-        `body = json_set(body, ${path}, CASE WHEN @floor IS NOT NULL AND ${sum} < @floor THEN @floor ELSE ${sum} END) ` +
-        `WHERE collection = @collection AND id = @id AND json_type(body, ${path}) IN ('integer', 'real') ` +
-        `AND (@max IS NULL OR ${sum} <= @max) RETURNING json_extract(body, ${path}) AS value`,
-      probe: `SELECT json_type(body, ${path}) AS type FROM "${this.table}" WHERE collection = ? AND id = ?`,
-    };
-    this.incrementStatements.set(field, built);
-    return built;
   }
 
   async remove(collection: string, id: string, expectedVersion?: number): Promise<boolean> {
