@@ -41,7 +41,7 @@ for (const [path, makeStore] of Object.entries(paths)) {
   });
 }
 
-test('provision through one atomic insert: an identity whose insert fails leaves no event and gives its place back', async (t) => {
+test('provision through one atomic insert: a batch whose insert fails leaves no identity and no event, and gives its places back', async (t) => {
   const store = createMemoryDocumentStore();
   const { app, principal } = await setup({ store, plan: 'starter' });
   const insertAll = store.insertAll.bind(store);
@@ -53,7 +53,7 @@ test('provision through one atomic insert: an identity whose insert fails leaves
     }
     return insertAll(entries);
   };
-  await t.throwsAsync(app.identities.create(principal, { label: 'lost' }), { message: 'disk full' });
+  await t.throwsAsync(app.identities.bulkCreate(principal, { identities: [{ label: 'lost 1' }, { label: 'lost 2' }] }), { message: 'disk full' });
   t.is(await store.count(C.identities), 0);
   t.is(await store.count(C.events, { where: { type: 'identity.provisioned' } }), 0);
   // The starter plan's 5 places are all still free.

@@ -36,24 +36,27 @@ export const withEvent = (record: IdentityRecord, event: Omit<EventRecord, 'seq'
 });
 
 /**
- * Writes a new identity with its pending events already in the log, as one atomic step of a store
- * that offers `insertAll`: the record without an outbox, and each event at its position from
- * `firstPosition` on. Saves the outbox's round trip (the events' insert after the record's, then
- * a second write of the record to empty its outbox). Answers the record as stored; throws when an
- * id is taken, which fresh ids never are.
+ * Writes new identities with their pending events already in the log, as one atomic step of a
+ * store that offers `insertAll`: each record without an outbox, and the events at consecutive
+ * positions from `firstPosition` on, in the records' order. Saves the outbox's round trip (the
+ * events' insert after the record's, then a second write of the record to empty its outbox).
+ * Answers the records as stored; throws when an id is taken, which fresh ids never are.
  */
 export const insertWithLoggedEvents = async (
   deps: CoreDeps,
-  record: IdentityRecord,
+  records: readonly IdentityRecord[],
   firstPosition: number,
-): Promise<IdentityRecord> => {
-  const stored: IdentityRecord = { ...record, pending_events: [], has_pending: false };
-  const entries: NewEntry<IdentityRecord | EventRecord>[] = [{ collection: C.identities, doc: stored }];
-  for (const [index, event] of record.pending_events.entries()) entries.push({ collection: C.events, doc: { ...event, position: firstPosition + index } });
-  if ((await deps.store.insertAll!(entries)) !== 'inserted') {
-    throw new Error(`identity ${record.id} or one of its events is already stored`);
+): Promise<IdentityRecord[]> => {
+  const stored = records.map((record): IdentityRecord => ({ ...record, pending_events: [], has_pending: false }));
+  const entries: NewEntry<IdentityRecord | EventRecord>[] = stored.map((doc) => ({ collection: C.identities, doc }));
+  let position = firstPosition;
+  for (const record of records) {
+    for (const event of record.pending_events) entries.push({ collection: C.events, doc: { ...event, position: position++ } });
   }
-  for (const event of record.pending_events) deps.hub.publish(event);
+  if ((await deps.store.insertAll!(entries)) !== 'inserted') {
+    throw new Error(`an identity of ${records.map((record) => record.id).join(', ')} or one of its events is already stored`);
+  }
+  for (const record of records) for (const event of record.pending_events) deps.hub.publish(event);
   return stored;
 };
 

@@ -81,8 +81,10 @@ const buildRecord = (
 
 /**
  * Creates identities all or nothing against the plan quota: the places are reserved first with
- * one compare-and-set, so a batch either fits whole or creates nothing. Each identity is written
- * with its `identity.provisioned` event in the same document (see outbox).
+ * one compare-and-set, so a batch either fits whole or creates nothing. On a store that offers
+ * `insertAll`, the batch's identities and their `identity.provisioned` events are inserted in
+ * one step, all or none (ADR 0017); on any other, each identity is written with its event in
+ * its own document and the outbox is flushed after (see outbox).
  */
 export const provisionIdentities = async (
   deps: CoreDeps,
@@ -98,8 +100,6 @@ export const provisionIdentities = async (
     return E.left(quotaExceeded('identities', limits.identities, specs.length));
   }
   const created: IdentityRecord[] = [];
-  // A store that inserts several documents atomically takes each identity with its event in the
-  // log; any other writes the event into the identity's outbox and flushes it after.
   const direct = deps.store.insertAll !== undefined;
   try {
     const records: IdentityRecord[] = [];
@@ -114,14 +114,11 @@ export const provisionIdentities = async (
       }
     }
     if (direct) {
-      // Positions are taken just before the inserts, so relays that meet a position whose event
-      // is not there yet wait one write at most; a batch that fails part way leaves gaps, which
-      // relays wait for a while and then pass.
-      let position = await nextLogPositions(deps, records.reduce((sum, record) => sum + record.pending_events.length, 0));
-      for (const record of records) {
-        created.push(await insertWithLoggedEvents(deps, record, position));
-        position += record.pending_events.length;
-      }
+      // The batch's positions are taken just before its one insert, so a relay that meets a
+      // position whose event is not there yet waits for one write at most; an insert that fails
+      // leaves gaps, which relays wait for a while and then pass.
+      const position = await nextLogPositions(deps, records.reduce((sum, record) => sum + record.pending_events.length, 0));
+      created.push(...(await insertWithLoggedEvents(deps, records, position)));
     }
   } finally {
     if (created.length < specs.length) await releaseIdentities(deps, principal.orgId, specs.length - created.length);
