@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { DocumentStore, EventRecord, NewEntry } from '../src/index.js';
-import { createMemoryDocumentStore } from '../src/index.js';
+import { createMemoryDocumentStore, cryptoIds } from '../src/index.js';
 import { C } from '../src/store/collections.js';
 import { outboxOnlyStore, right, setup, tagOf } from './support.js';
 
@@ -28,6 +28,7 @@ for (const [path, makeStore] of Object.entries(paths)) {
       t.deepEqual(stored.pending_events, []);
       t.false(stored.has_pending);
       t.is(stored.event_count, 1);
+      t.is((await store.get(C.addresses, stored.email as string))?.identity_id, id, 'the address leads to its identity');
     }
     const logged = await store.find(C.events, { sort: { field: 'position', direction: 'asc' } });
     const provisioned = logged.filter((event) => event.type === 'identity.provisioned');
@@ -55,8 +56,27 @@ test('provision through one atomic insert: a batch whose insert fails leaves no 
   };
   await t.throwsAsync(app.identities.bulkCreate(principal, { identities: [{ label: 'lost 1' }, { label: 'lost 2' }] }), { message: 'disk full' });
   t.is(await store.count(C.identities), 0);
+  t.is(await store.count(C.addresses), 0);
   t.is(await store.count(C.events, { where: { type: 'identity.provisioned' } }), 0);
   // The starter plan's 5 places are all still free.
   const five = Array.from({ length: 5 }, (_, i) => ({ label: `b${i}` }));
   t.is(tagOf(await app.identities.bulkCreate(principal, { identities: five })), 'Right');
 });
+
+for (const [path, makeStore] of Object.entries(paths)) {
+  test(`provision through ${path}: an address already taken is passed over for a new one`, async (t) => {
+    const store = makeStore();
+    const drawn: string[] = [];
+    const ids = { next: cryptoIds.next, secret: (length: number) => drawn.shift() ?? cryptoIds.secret(length) };
+    const { app, principal } = await setup({ store, ids });
+    await store.insert(C.addresses, { id: 'takenlocalpart@inbox.test', identity_id: 'ident_other' });
+    // The first local part drawn for the next identity is one another identity holds already.
+    drawn.push('takenlocalpart', 'freshlocalpart');
+    const identity = right(await app.identities.create(principal, { label: 'x' }));
+    t.is(identity.email, 'freshlocalpart@inbox.test');
+    t.is((await store.get(C.addresses, 'takenlocalpart@inbox.test'))?.identity_id, 'ident_other');
+    t.is((await store.get(C.addresses, identity.email))?.identity_id, identity.id);
+    const provisioned = await store.find(C.events, { where: { type: 'identity.provisioned' } });
+    t.deepEqual(provisioned.map((event) => (event.data as { email: string }).email), ['freshlocalpart@inbox.test']);
+  });
+}

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DocumentStore, PlanName, Principal } from '../src/index.js';
+import type { DocumentStore, Ids, PlanName, Principal } from '../src/index.js';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '../src/index.js';
 
 /**
@@ -13,9 +13,9 @@ export const outboxOnlyStore = (): DocumentStore => {
 };
 
 /** A fresh service on the memory store with a fake clock, and a principal of a new tenant. */
-export const setup = async (options: { plan?: PlanName; scopes?: string[]; store?: DocumentStore } = {}) => {
+export const setup = async (options: { plan?: PlanName; scopes?: string[]; store?: DocumentStore; ids?: Ids } = {}) => {
   const clock = new FakeClock('2026-03-01T12:00:00.000Z');
-  const app = createEphemail({ store: options.store ?? createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock });
+  const app = createEphemail({ store: options.store ?? createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock, ...(options.ids ? { ids: options.ids } : {}) });
   await app.init();
   const principal = await newPrincipal(app, options);
   return { app, clock, principal };

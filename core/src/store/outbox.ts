@@ -37,25 +37,28 @@ export const withEvent = (record: IdentityRecord, event: Omit<EventRecord, 'seq'
 
 /**
  * Writes new identities with their pending events already in the log, as one atomic step of a
- * store that offers `insertAll`: each record without an outbox, and the events at consecutive
- * positions from `firstPosition` on, in the records' order. Saves the outbox's round trip (the
- * events' insert after the record's, then a second write of the record to empty its outbox).
- * Answers the records as stored; throws when an id is taken, which fresh ids never are.
+ * store that offers `insertAll`: each record without an outbox, the events at consecutive
+ * positions from `firstPosition` on, in the records' order, and `beside` (documents that belong
+ * with them, such as their addresses). Saves the outbox's round trip (the events' insert after
+ * the record's, then a second write of the record to empty its outbox). Answers the records as
+ * stored, or `'exists'` when an id was taken and nothing was written.
  */
 export const insertWithLoggedEvents = async (
   deps: CoreDeps,
   records: readonly IdentityRecord[],
   firstPosition: number,
-): Promise<IdentityRecord[]> => {
+  beside: readonly NewEntry[] = [],
+): Promise<IdentityRecord[] | 'exists'> => {
   const stored = records.map((record): IdentityRecord => ({ ...record, pending_events: [], has_pending: false }));
-  const entries: NewEntry<IdentityRecord | EventRecord>[] = stored.map((doc) => ({ collection: C.identities, doc }));
+  const entries: NewEntry[] = [...beside, ...stored.map((doc) => ({ collection: C.identities, doc }))];
   let position = firstPosition;
   for (const record of records) {
-    for (const event of record.pending_events) entries.push({ collection: C.events, doc: { ...event, position: position++ } });
+    for (const event of record.pending_events) {
+      const logged: EventRecord = { ...event, position: position++ };
+      entries.push({ collection: C.events, doc: logged });
+    }
   }
-  if ((await deps.store.insertAll!(entries)) !== 'inserted') {
-    throw new Error(`an identity of ${records.map((record) => record.id).join(', ')} or one of its events is already stored`);
-  }
+  if ((await deps.store.insertAll!(entries)) !== 'inserted') return 'exists';
   for (const record of records) for (const event of record.pending_events) deps.hub.publish(event);
   return stored;
 };

@@ -32,13 +32,43 @@ export const resolveDomain = (deps: CoreDeps, requested: string | undefined): E.
   return domain === deps.config.inboxDomain.toLowerCase() ? E.right(domain) : E.left(domainNotFound(domain));
 };
 
+/** Attempts at a free address before giving up; each collides with odds of about 2^-72. */
+const ADDRESS_ATTEMPTS = 8;
+
+const newAddress = (deps: CoreDeps, domain: string): string => `${deps.ids.secret(14).toLowerCase()}@${domain}`;
+
 /** Claims a fresh address: insert-if-absent on the address, retried on the rare collision. */
 const claimAddress = async (deps: CoreDeps, domain: string, identityId: string): Promise<string> => {
-  for (let attempt = 0; attempt < 8; attempt += 1) {
-    const email = `${deps.ids.secret(14).toLowerCase()}@${domain}`;
+  for (let attempt = 0; attempt < ADDRESS_ATTEMPTS; attempt += 1) {
+    const email = newAddress(deps, domain);
     if ((await deps.store.insert(C.addresses, { id: email, identity_id: identityId })) === 'inserted') return email;
   }
-  throw new Error('could not find a free address after 8 attempts');
+  throw new Error(`could not find a free address after ${ADDRESS_ATTEMPTS} attempts`);
+};
+
+/**
+ * The batch in one `insertAll` (ADR 0017): addresses, identities and their events, all or none.
+ * Positions are taken just before, so a relay that meets a position whose event is not there yet
+ * waits for one write at most; an address already taken refuses the whole step, which is tried
+ * again with new addresses at the same positions. A step that fails leaves gaps, which relays
+ * wait for a while and then pass.
+ */
+const insertBatch = async (
+  deps: CoreDeps,
+  principal: Principal,
+  specs: readonly IdentitySpec[],
+  placement: Placement,
+): Promise<IdentityRecord[]> => {
+  const ids = specs.map(() => deps.ids.next('ident'));
+  // One event per identity.
+  const position = await nextLogPositions(deps, specs.length);
+  for (let attempt = 0; attempt < ADDRESS_ATTEMPTS; attempt += 1) {
+    const records = specs.map((spec, i) => buildRecord(deps, principal, spec, ids[i]!, newAddress(deps, placement.domain), placement.parent));
+    const addresses = records.map((record) => ({ collection: C.addresses, doc: { id: record.email, identity_id: record.id } }));
+    const stored = await insertWithLoggedEvents(deps, records, position, addresses);
+    if (stored !== 'exists') return stored;
+  }
+  throw new Error(`could not find free addresses after ${ADDRESS_ATTEMPTS} attempts`);
 };
 
 const buildRecord = (
@@ -82,9 +112,9 @@ const buildRecord = (
 /**
  * Creates identities all or nothing against the plan quota: the places are reserved first with
  * one compare-and-set, so a batch either fits whole or creates nothing. On a store that offers
- * `insertAll`, the batch's identities and their `identity.provisioned` events are inserted in
- * one step, all or none (ADR 0017); on any other, each identity is written with its event in
- * its own document and the outbox is flushed after (see outbox).
+ * `insertAll`, the batch's addresses, identities and `identity.provisioned` events are inserted
+ * in one step, all or none (ADR 0017); on any other, each address is claimed, each identity is
+ * written with its event in its own document, and the outbox is flushed after (see outbox).
  */
 export const provisionIdentities = async (
   deps: CoreDeps,
@@ -102,23 +132,15 @@ export const provisionIdentities = async (
   const created: IdentityRecord[] = [];
   const direct = deps.store.insertAll !== undefined;
   try {
-    const records: IdentityRecord[] = [];
-    for (const spec of specs) {
-      const id = deps.ids.next('ident');
-      const email = await claimAddress(deps, placement.domain, id);
-      const record = buildRecord(deps, principal, spec, id, email, placement.parent);
-      if (direct) records.push(record);
-      else {
+    if (direct) created.push(...(await insertBatch(deps, principal, specs, placement)));
+    else {
+      for (const spec of specs) {
+        const id = deps.ids.next('ident');
+        const email = await claimAddress(deps, placement.domain, id);
+        const record = buildRecord(deps, principal, spec, id, email, placement.parent);
         await deps.store.insert(C.identities, record);
         created.push(record);
       }
-    }
-    if (direct) {
-      // The batch's positions are taken just before its one insert, so a relay that meets a
-      // position whose event is not there yet waits for one write at most; an insert that fails
-      // leaves gaps, which relays wait for a while and then pass.
-      const position = await nextLogPositions(deps, records.reduce((sum, record) => sum + record.pending_events.length, 0));
-      created.push(...(await insertWithLoggedEvents(deps, records, position)));
     }
   } finally {
     if (created.length < specs.length) await releaseIdentities(deps, principal.orgId, specs.length - created.length);
