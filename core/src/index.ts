@@ -17,6 +17,7 @@ export * from './schemas.js';
 export * from './deps.js';
 export { COLLECTIONS } from './store/collections.js';
 export { updateByCompareAndSet } from './store/compare-and-set.js';
+export { incremented } from './store/increment-rule.js';
 export { EventHub, type EventListener } from './store/event-hub.js';
 export { type Page } from './use-cases/identities.js';
 export { type Lineage, type LineageNode } from './use-cases/lineage.js';

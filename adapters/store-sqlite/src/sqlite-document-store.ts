@@ -8,6 +8,7 @@ import type {
   StoredDocument,
   UpdateOutcome,
 } from '@ephemail/core';
+import { incremented } from '@ephemail/core';
 import type Database from 'better-sqlite3';
 import type { BackgroundCheckpointer } from './background-checkpointer.js';
 import { guarded } from './errors.js';
@@ -199,11 +200,8 @@ export class SqliteDocumentStore implements DocumentStore {
       const row = this.statements.get(read).get(collection, id) as Row | undefined;
       if (row === undefined) return 'absent';
       const fields = JSON.parse(row.body) as Record<string, unknown>;
-      const value = fields[field];
-      if (typeof value !== 'number') return 'not_number';
-      const sum = value + by;
-      if (bounds.max !== undefined && sum > bounds.max) return 'over_max';
-      const next = bounds.floor !== undefined && sum < bounds.floor ? bounds.floor : sum;
+      const next = incremented(fields[field], by, bounds);
+      if (typeof next !== 'number') return next;
       fields[field] = next;
       this.statements.get(replace).run(JSON.stringify(fields), collection, id, row.version);
       return next;

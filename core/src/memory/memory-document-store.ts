@@ -8,6 +8,7 @@ import type {
   StoredDocument,
   UpdateOutcome,
 } from '../ports/document-store.js';
+import { incremented } from '../store/increment-rule.js';
 import { compareScalars, matchesQuery } from './match.js';
 
 /**
@@ -80,11 +81,9 @@ export class MemoryDocumentStore implements DocumentStore {
     const docs = this.collection(collection);
     const current = docs.get(id);
     if (current === undefined) return 'absent';
-    const value = current[field];
-    if (typeof value !== 'number') throw new TypeError(`memory store: ${collection}/${id}.${field} is not a number`);
-    const sum = value + by;
-    if (bounds.max !== undefined && sum > bounds.max) return 'over_max';
-    const next = bounds.floor !== undefined && sum < bounds.floor ? bounds.floor : sum;
+    const next = incremented(current[field], by, bounds);
+    if (next === 'not_number') throw new TypeError(`memory store: ${collection}/${id}.${field} is not a number`);
+    if (next === 'over_max') return next;
     docs.set(id, { ...current, [field]: next, version: current.version + 1 });
     return next;
   }

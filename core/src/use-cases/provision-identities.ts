@@ -145,7 +145,9 @@ export const provisionIdentities = async (
   } finally {
     if (created.length < specs.length) await releaseIdentities(deps, principal.orgId, specs.length - created.length);
   }
+  // The direct path answers the records as stored, their outboxes already empty.
+  if (direct) return E.right(created);
   // An insert stores version 1.
-  if (!direct) for (const record of created) await flushOutbox(deps, record.id, { ...record, version: 1 } as IdentityRecord);
+  for (const record of created) await flushOutbox(deps, record.id, { ...record, version: 1 } as IdentityRecord);
   return E.right(created.map((record) => ({ ...record, pending_events: [], has_pending: false })));
 };
