@@ -84,5 +84,7 @@ for (const dir of workspaces().filter(hasTests)) {
 
 console.log('\nSummary');
 for (const [name, r] of rows) console.log(`  ${name.padEnd(24)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}`);
-console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+// Skips are told on a line of their own: CI reads the last line, which must be `N passed, N failed` alone.
+if (totals.skipped > 0) console.log(`${totals.skipped} skipped (see the packages above)`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exitCode = totals.failed > 0 ? 1 : 0;
