@@ -3,12 +3,13 @@ import type { DocumentStore, Ids, PlanName, Principal } from '../src/index.js';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '../src/index.js';
 
 /**
- * The memory store without its optional `insertAll`, as a store that cannot write several
- * documents atomically is: core then records events through the identity's outbox.
+ * The memory store without its optional `insertAll` and `transact`, as a store that cannot write
+ * several documents atomically is: core then records events through the identity's outbox.
  */
 export const outboxOnlyStore = (): DocumentStore => {
   const store = createMemoryDocumentStore();
   Object.defineProperty(store, 'insertAll', { value: undefined });
+  Object.defineProperty(store, 'transact', { value: undefined });
   return store;
 };
 

@@ -8,6 +8,7 @@ import { insertAllCases } from './insert-all-cases.js';
 import { lifecycleCases } from './lifecycle-cases.js';
 import { orderCases } from './order-cases.js';
 import { raceCases } from './race-cases.js';
+import { transactCases } from './transact-cases.js';
 import { updateCases } from './update-cases.js';
 
 /** A fresh store for one test, and how to dispose of what it left behind once it is closed. */
@@ -20,6 +21,7 @@ export interface DocumentStoreFixture {
 export const documentStoreCases: Readonly<Record<string, ContractCase>> = {
   ...crudCases,
   ...insertAllCases,
+  ...transactCases,
   ...lifecycleCases,
   ...filterCases,
   ...orderCases,

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { createMemoryDocumentStore, type DocumentStore, EXTRACTION_BOUNDS } from '@ephemail/core';
-import { mail, principalFor, rightOf, service, smtpEnvelope } from './support.js';
+import { createMemoryDocumentStore, EXTRACTION_BOUNDS } from '@ephemail/core';
+import { failingOnce, mail, principalFor, rightOf, service, smtpEnvelope } from './support.js';
 
 const CODE_MAIL = (to: string) => mail(to, 'Your sign-in code', 'Hello,\n\nYour verification code is 583920.\nIt expires in 10 minutes.\n');
 
@@ -91,30 +91,6 @@ test('pipeline: a large message is kept whole in slices and its raw bytes come b
   t.is(view.size, raw.byteLength);
   t.true(view.text.length <= 256 * 1024);
 });
-
-/** A store that fails the first read-modify-write of an identity, like a crash mid-pipeline. */
-const failingOnce = (inner: DocumentStore): DocumentStore & { arm(): void } => {
-  let failed = true;
-  const arm = () => {
-    failed = false;
-  };
-  return new Proxy(inner as DocumentStore & { arm(): void }, {
-    get(target, prop, receiver) {
-      if (prop === 'arm') return arm;
-      if (prop === 'update') {
-        return async (collection: string, id: string, change: Parameters<DocumentStore['update']>[2]) => {
-          if (collection === 'identities' && !failed) {
-            failed = true;
-            throw new Error('disk full');
-          }
-          return target.update(collection, id, change);
-        };
-      }
-      const value = Reflect.get(target, prop, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-};
 
 test('pipeline: a store failure mid-delivery throws (so SMTP answers 451) and the retry records exactly once', async (t) => {
   const store = failingOnce(createMemoryDocumentStore());

@@ -51,3 +51,50 @@ export const mail = (to: string, subject: string, body: string, messageId = `<${
   );
 
 export const smtpEnvelope = (...rcptTo: string[]) => ({ transport: 'smtp' as const, mailFrom: 'bounce@app.example.com', rcptTo });
+
+/**
+ * A store that fails the first write of an identity's recording once armed (its read-modify-write,
+ * or the one step that records it with its events), like a crash mid-pipeline.
+ */
+export const failingOnce = (inner: DocumentStore): DocumentStore & { arm(): void } => {
+  let failed = true;
+  const arm = () => {
+    failed = false;
+  };
+  const failFirst = () => {
+    if (failed) return;
+    failed = true;
+    throw new Error('disk full');
+  };
+  return new Proxy(inner as DocumentStore & { arm(): void }, {
+    get(target, prop, receiver) {
+      if (prop === 'arm') return arm;
+      if (prop === 'update') {
+        return async (collection: string, id: string, change: Parameters<DocumentStore['update']>[2]) => {
+          if (collection === 'identities') failFirst();
+          return target.update(collection, id, change);
+        };
+      }
+      if (prop === 'transact' && target.transact !== undefined) {
+        return async (plan: Parameters<NonNullable<DocumentStore['transact']>>[0]) => {
+          failFirst();
+          return target.transact!(plan);
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};
+
+/**
+ * The memory store without its optional multi-document operations (`transact`, `insertAll`), as
+ * a store that cannot write several documents atomically is: core then records every change of an
+ * identity through its outbox.
+ */
+export const outboxOnlyStore = (): DocumentStore => {
+  const store = createMemoryDocumentStore();
+  Object.defineProperty(store, 'transact', { value: undefined });
+  Object.defineProperty(store, 'insertAll', { value: undefined });
+  return store;
+};

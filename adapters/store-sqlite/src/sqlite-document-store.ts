@@ -5,6 +5,8 @@ import type {
   IncrementBounds,
   NewDocument,
   NewEntry,
+  Plan,
+  PlanRead,
   StoredDocument,
   UpdateOutcome,
 } from '@ephemail/core';
@@ -68,7 +70,7 @@ export class SqliteDocumentStore implements DocumentStore {
    * The fixed statements' text, built once: a string built per call would be hashed anew by the
    * statement cache's lookup every time.
    */
-  private readonly sql: { readonly get: string; readonly exists: string; readonly insert: string; readonly replace: string };
+  private readonly sql: { readonly get: string; readonly version: string; readonly insert: string; readonly replace: string };
   private dataVersion: Database.Statement | undefined;
 
   constructor(
@@ -83,7 +85,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.statements = new StatementCache(db, cacheSize);
     this.sql = {
       get: `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`,
-      exists: `SELECT 1 FROM "${this.table}" WHERE collection = ? AND id = ?`,
+      version: `SELECT version FROM "${this.table}" WHERE collection = ? AND id = ?`,
       insert: `INSERT INTO "${this.table}" (collection, id, version, body) VALUES (?, ?, 1, ?) ON CONFLICT (collection, id) DO NOTHING`,
       replace: `UPDATE "${this.table}" SET version = version + 1, body = ? WHERE collection = ? AND id = ? AND version = ?`,
     };
@@ -131,7 +133,7 @@ export class SqliteDocumentStore implements DocumentStore {
    */
   async insertAll<T extends NewDocument>(entries: readonly NewEntry<T>[]): Promise<'inserted' | 'exists'> {
     const rows = entries.map(({ collection, doc }) => [collection, doc.id, encodeBody(doc)] as const);
-    const { exists, insert } = this.sql;
+    const { version: exists, insert } = this.sql;
     return this.writeStep('insert all', () => {
       const named = new Set<string>();
       for (const [collection, id] of rows) {
@@ -142,6 +144,50 @@ export class SqliteDocumentStore implements DocumentStore {
       for (const row of rows) this.statements.get(insert).run(...row);
       return 'inserted';
     });
+  }
+
+  /**
+   * Runs the plan, checks its writes and makes them, in one synchronous step on this connection
+   * (inside the batch's transaction, or a transaction of its own), like `insertAll`: every write is
+   * checked before the first is made, so no undo is needed. A document the plan read is checked
+   * against the version it read (nothing wrote it since); any other by one lookup.
+   */
+  async transact<R>(plan: (read: PlanRead) => Plan<R>): Promise<{ readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' }> {
+    const { get: readSql, version: versionSql, insert, replace } = this.sql;
+    let failure: { readonly error: unknown } | undefined;
+    const step = (): { readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' } | undefined => {
+      const seen = new Map<string, number | undefined>();
+      const read: PlanRead = (collection, id) => {
+        const row = this.statements.get(readSql).get(collection, id) as Row | undefined;
+        seen.set(`${collection}\n${id}`, row?.version);
+        return row === undefined ? undefined : decode(row);
+      };
+      let planned: Plan<R>;
+      try {
+        planned = plan(read);
+      } catch (error) {
+        failure = { error };
+        return undefined;
+      }
+      const written = new Set<string>();
+      for (const write of planned.writes) {
+        const key = `${write.collection}\n${write.doc.id}`;
+        if (written.has(key)) return { kind: 'conflict' };
+        written.add(key);
+        const stored = seen.has(key) ? seen.get(key) : (this.statements.get(versionSql).get(write.collection, write.doc.id) as { version: number } | undefined)?.version;
+        if (write.kind === 'replace' ? stored !== write.expectedVersion : stored !== undefined) return { kind: 'conflict' };
+      }
+      for (const write of planned.writes) {
+        const { version: _version, ...fields } = write.doc as NewDocument & { version?: number };
+        const body = encodeBody({ ...fields, id: write.doc.id });
+        if (write.kind === 'insert') this.statements.get(insert).run(write.collection, write.doc.id, body);
+        else this.statements.get(replace).run(body, write.collection, write.doc.id, write.expectedVersion);
+      }
+      return { kind: 'written', result: planned.result };
+    };
+    const outcome = await this.writeStep('transact', step);
+    if (failure !== undefined) throw failure.error;
+    return outcome!;
   }
 
   async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {

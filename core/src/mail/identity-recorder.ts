@@ -2,8 +2,9 @@ import type { CoreDeps } from '../deps.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import { activate, isLive } from '../domain/identity.js';
 import { C } from '../store/collections.js';
-import { keep, updateWithRetry, write, type Change } from '../store/compare-and-set.js';
-import { newEvent, withEvent } from '../store/outbox.js';
+import type { StoredDocument } from '../ports/document-store.js';
+import { keep, updateWithRetry, withoutVersion, write, type Change } from '../store/compare-and-set.js';
+import { announceLogged, newEvent, planOutboxLogged, withEvent } from '../store/outbox.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { extractionEventData } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
@@ -58,17 +59,57 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
+type Decisions = Change<IdentityRecord, 'recorded' | IdentityRecord['status']>[];
+
+/** Applies each recording in turn to the identity as the ones before it left it. */
+const decideAll = (deps: CoreDeps, current: IdentityRecord, batch: readonly Waiting[]): Change<IdentityRecord, Decisions> => {
+  let next: IdentityRecord = current;
+  const decisions = batch.map(({ item }) => {
+    const decision = recordOne(deps, next, item);
+    if (decision.kind === 'write') next = decision.doc;
+    return decision;
+  });
+  return decisions.some((decision) => decision.kind === 'write') ? write(next, decisions) : keep(decisions);
+};
+
+/**
+ * With a store that offers `transact`: the identity's update and its events' entries in the log,
+ * in one atomic step, so the record is written once and never holds them in its outbox. Answers
+ * `'conflict'` when the step could not be made as planned (an event of the outbox was logged
+ * meanwhile by a flush of another process), and the caller records through the outbox instead.
+ */
+const recordInOneStep = async (
+  deps: CoreDeps,
+  identityId: string,
+  batch: readonly Waiting[],
+): Promise<{ result: Decisions; doc: IdentityRecord; written: boolean } | undefined | 'conflict'> => {
+  const outcome = await deps.store.transact!((read) => {
+    const stored = read(C.identities, identityId);
+    if (stored === undefined) return { writes: [], result: undefined };
+    const current = withoutVersion<IdentityRecord>(stored);
+    const decided = decideAll(deps, current, batch);
+    if (decided.kind === 'keep') return { writes: [], result: { result: decided.result, doc: stored as StoredDocument & IdentityRecord, written: false, logged: [] } };
+    const { writes, record, logged } = planOutboxLogged(read, decided.doc);
+    const doc = { ...record, version: stored.version + 1 };
+    return {
+      writes: [...writes, { kind: 'replace', collection: C.identities, doc: record, expectedVersion: stored.version }],
+      result: { result: decided.result, doc, written: true, logged },
+    };
+  });
+  if (outcome.kind === 'conflict') return 'conflict';
+  if (outcome.result === undefined) return undefined;
+  const { logged, ...recorded } = outcome.result;
+  await announceLogged(deps, logged);
+  return recorded;
+};
+
 /** Applies each recording in turn to one read of the identity; answers what each decided. */
 const recordAll = async (deps: CoreDeps, identityId: string, batch: readonly Waiting[]): Promise<void> => {
-  const outcome = await updateWithRetry<IdentityRecord, Change<IdentityRecord, 'recorded' | IdentityRecord['status']>[]>(deps.store, C.identities, identityId, (current) => {
-    let next: IdentityRecord = current;
-    const decisions = batch.map(({ item }) => {
-      const decision = recordOne(deps, next, item);
-      if (decision.kind === 'write') next = decision.doc;
-      return decision;
-    });
-    return decisions.some((decision) => decision.kind === 'write') ? write(next, decisions) : keep(decisions);
-  });
+  const direct = deps.store.transact === undefined ? 'conflict' : await recordInOneStep(deps, identityId, batch);
+  const outcome =
+    direct !== 'conflict'
+      ? direct
+      : await updateWithRetry<IdentityRecord, Decisions>(deps.store, C.identities, identityId, (current) => decideAll(deps, current, batch));
   if (outcome === undefined) throw new Error(`identity ${identityId} vanished while recording a message`);
   batch.forEach(({ resolve }, i) => {
     const decision = outcome.result[i]!;

@@ -107,6 +107,6 @@ const recordOnIdentity = async (
 ): Promise<{ kind: 'recorded'; written: boolean } | { kind: 'not_live'; status: IdentityRecord['status'] }> => {
   const outcome = await recorderFor(deps)(identityId, { message, extraction, receivedEventId });
   if (outcome.kind === 'not_live') return outcome;
-  if (outcome.written) await flusherFor(deps)(identityId, outcome.doc);
+  if (outcome.written && outcome.doc.pending_events.length > 0) await flusherFor(deps)(identityId, outcome.doc);
   return { kind: 'recorded', written: outcome.written };
 };

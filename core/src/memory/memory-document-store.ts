@@ -5,6 +5,8 @@ import type {
   IncrementBounds,
   NewDocument,
   NewEntry,
+  Plan,
+  PlanRead,
   StoredDocument,
   UpdateOutcome,
 } from '../ports/document-store.js';
@@ -45,6 +47,28 @@ export class MemoryDocumentStore implements DocumentStore {
     }
     for (const { collection, doc } of entries) this.collection(collection).set(doc.id, { ...structuredClone(doc), version: 1 });
     return 'inserted';
+  }
+
+  async transact<R>(plan: (read: PlanRead) => Plan<R>): Promise<{ readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' }> {
+    const read: PlanRead = (collection, id) => {
+      const doc = this.collection(collection).get(id);
+      return doc === undefined ? undefined : structuredClone(doc);
+    };
+    const { writes, result } = plan(read);
+    const inserted = new Set<string>();
+    for (const write of writes) {
+      const current = this.collection(write.collection).get(write.doc.id);
+      if (write.kind === 'replace' ? current?.version !== write.expectedVersion : current !== undefined) return { kind: 'conflict' };
+      const key = `${write.collection}\n${write.doc.id}`;
+      if (inserted.has(key)) return { kind: 'conflict' };
+      inserted.add(key);
+    }
+    for (const write of writes) {
+      const { version: _version, ...fields } = write.doc as NewDocument & { version?: number };
+      const version = write.kind === 'replace' ? write.expectedVersion + 1 : 1;
+      this.collection(write.collection).set(write.doc.id, { ...structuredClone(fields), id: write.doc.id, version });
+    }
+    return { kind: 'written', result };
   }
 
   async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {

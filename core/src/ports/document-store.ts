@@ -69,6 +69,21 @@ export interface NewEntry<T extends NewDocument = NewDocument> {
   readonly doc: T;
 }
 
+/** One write of a {@link DocumentStore.transact} plan. */
+export type PlannedWrite =
+  | { readonly kind: 'insert'; readonly collection: string; readonly doc: NewDocument }
+  /** Compare-and-set, as {@link DocumentStore.replace}: only when the stored version is `expectedVersion`. */
+  | { readonly kind: 'replace'; readonly collection: string; readonly doc: NewDocument; readonly expectedVersion: number };
+
+/** What a {@link DocumentStore.transact} plan answers: the writes to make, and what to tell its caller. */
+export interface Plan<R> {
+  readonly writes: readonly PlannedWrite[];
+  readonly result: R;
+}
+
+/** Reads one document inside a {@link DocumentStore.transact} step: a copy, or `undefined`. */
+export type PlanRead = (collection: string, id: string) => StoredDocument | undefined;
+
 /** What {@link DocumentStore.update} answers for a document that exists. */
 export interface UpdateOutcome {
   /** The document as stored after the update (with its version), or as found when nothing was written. */
@@ -101,6 +116,20 @@ export interface DocumentStore {
    * it out, and core writes through the outbox instead.
    */
   insertAll?<T extends NewDocument>(docs: readonly NewEntry<T>[]): Promise<'inserted' | 'exists'>;
+
+  /**
+   * Optional. Reads and writes several documents as one atomic step. `plan` reads what it needs
+   * through `read`, synchronously, and answers its writes: no other write comes between its reads
+   * and the writes. The writes are made all or none: when an insert's id is taken or a replace's
+   * version differs (or the plan writes one document twice), nothing is written and the answer is
+   * `'conflict'`; a plan that read a document and replaces it at the version it read never meets
+   * one. No reader sees some of the writes without the others. `plan` must be pure but for its
+   * reads (an error it throws rejects the call, with nothing written). Core uses it to record a
+   * change of an identity with its events already in the log, instead of through the outbox's
+   * three further writes; a store that cannot make several documents atomic leaves it out, and
+   * core writes through the outbox instead.
+   */
+  transact?<R>(plan: (read: PlanRead) => Plan<R>): Promise<{ readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' }>;
 
   /**
    * Compare-and-set: replaces the whole document (all fields but `id`) only when the stored

@@ -5,10 +5,10 @@ import { identityNotFound } from '../domain/errors.js';
 import type { EventRecord } from '../domain/event.js';
 import type { IdentityRecord, Transition } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
-import type { NewEntry } from '../ports/document-store.js';
+import type { NewEntry, PlannedWrite, PlanRead } from '../ports/document-store.js';
 import { C } from './collections.js';
 import { keep, updateWithRetry, write } from './compare-and-set.js';
-import { nextLogPositions } from './log-position.js';
+import { nextLogPositions, planLogPositions } from './log-position.js';
 import { releaseIdentities } from './quota.js';
 
 /** A new event for an identity, stamped now. */
@@ -101,11 +101,10 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: 
   // Another flusher logged an event first: mark the position we took, so relays reading the log
   // in position order see no hole to wait for.
   await Promise.all(logged.map(({ position }, i) => (outcomes[i] === 'exists' ? deps.store.insert(C.events, logGap(position, deps)) : undefined)));
-  for (const [i, { event }] of logged.entries()) {
-    if (outcomes[i] !== 'inserted') continue;
-    if (RELEASES_QUOTA.has(event.type)) await releaseIdentities(deps, event.org_id, 1);
-    deps.hub.publish(event);
-  }
+  await announceLogged(
+    deps,
+    logged.filter((_, i) => outcomes[i] === 'inserted').map(({ event }) => event),
+  );
   const flushed = new Set(logged.map(({ event }) => event.id));
   const cleared = (current: IdentityRecord): IdentityRecord | undefined => {
     const rest = current.pending_events.filter((event) => !flushed.has(event.id));
@@ -123,6 +122,37 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: 
     const next = cleared(current);
     return next === undefined ? keep(undefined) : write(next, undefined);
   });
+};
+
+/**
+ * What happens once events are in the log, for the process that logged them: quota freed by
+ * the events that free it, and listeners woken.
+ */
+export const announceLogged = async (deps: CoreDeps, events: readonly EventRecord[]): Promise<void> => {
+  for (const event of events) {
+    if (RELEASES_QUOTA.has(event.type)) await releaseIdentities(deps, event.org_id, 1);
+    deps.hub.publish(event);
+  }
+};
+
+/**
+ * Inside a `transact` plan: the writes that log every event pending in `record` at the next
+ * positions of the log (in outbox order, so in the identity's history order), and the record
+ * with its outbox emptied, for the plan to write in the same step. The record's own write is the
+ * caller's. Answers no writes when nothing is pending.
+ */
+export const planOutboxLogged = (
+  read: PlanRead,
+  record: IdentityRecord,
+): { readonly writes: PlannedWrite[]; readonly record: IdentityRecord; readonly logged: readonly EventRecord[] } => {
+  if (record.pending_events.length === 0) return { writes: [], record, logged: [] };
+  const positions = planLogPositions(read, record.pending_events.length);
+  const logged = record.pending_events.map((event, index): EventRecord => ({ ...event, position: positions.first + index }));
+  return {
+    writes: [positions.write, ...logged.map((doc): PlannedWrite => ({ kind: 'insert', collection: C.events, doc }))],
+    record: { ...record, pending_events: [], has_pending: false },
+    logged,
+  };
 };
 
 /**

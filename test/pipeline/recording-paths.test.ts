@@ -1,0 +1,134 @@
+import test from 'ava';
+import type { DocumentStore, StoredDocument } from '@ephemail/core';
+import { createMemoryDocumentStore } from '@ephemail/core';
+import { failingOnce, mail, outboxOnlyStore, principalFor, rightOf, service, smtpEnvelope } from './support.js';
+
+/**
+ * A delivery is recorded on its identity in one of two ways, by what the store offers: with
+ * `transact`, the identity's update and its events' log entries in one atomic step; without it,
+ * through the identity's outbox (update, then log positions, log inserts and the outbox cleared).
+ * Every scenario here runs both ways and must leave the same state.
+ */
+const PATHS: readonly (readonly [string, () => DocumentStore])[] = [
+  ['one step', createMemoryDocumentStore],
+  ['outbox', outboxOnlyStore],
+];
+
+const CODE = 'Hello,\n\nYour verification code is 583920.\nIt expires in 10 minutes.\n';
+
+/** The identity's log in position order: every position from the first on, no gap rows. */
+const logOf = async (store: DocumentStore, identityId: string): Promise<StoredDocument[]> =>
+  store.find('events', { where: { identity_id: identityId }, sort: { field: 'position', direction: 'asc' } });
+
+for (const [path, makeStore] of PATHS) {
+  test(`recording (${path}): a delivery logs its events in history order and leaves no outbox`, async (t) => {
+    const store = makeStore();
+    t.is(store.transact !== undefined, path === 'one step');
+    const app = service(store);
+    await app.init();
+    const principal = await principalFor(app);
+    const identity = rightOf(await app.identities.create(principal, { label: path }));
+    await app.mail.ingress.deliver(mail(identity.email, 'Your code', CODE), smtpEnvelope(identity.email));
+    await app.mail.ingress.deliver(mail(identity.email, 'Hello again', 'No secret here.'), smtpEnvelope(identity.email));
+    const log = await logOf(store, identity.id);
+    t.deepEqual(
+      log.map((e) => [e.seq, e.type]),
+      [
+        [1, 'identity.provisioned'],
+        [2, 'identity.activated'],
+        [3, 'email.received'],
+        [4, 'extraction.completed'],
+        [5, 'email.received'],
+      ],
+    );
+    const positions = log.map((e) => e.position as number);
+    t.deepEqual(positions, positions.map((_, i) => positions[0]! + i), 'consecutive log positions');
+    t.is(await store.count('events', { where: { type: 'log.gap' } }), 0);
+    const record = await store.get('identities', identity.id);
+    t.like(record, { status: 'active', message_count: 2, event_count: 5, has_pending: false, pending_events: [] });
+    t.is((record?.recent_message_ids as string[]).length, 2);
+    t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })).value, '583920');
+  });
+
+  test(`recording (${path}): twenty concurrent sessions log every event once, in history order`, async (t) => {
+    const store = makeStore();
+    const app = service(store);
+    await app.init();
+    const principal = await principalFor(app);
+    const identity = rightOf(await app.identities.create(principal, { label: 'busy' }));
+    let sent = 0;
+    const session = async (): Promise<void> => {
+      while (sent < 100) {
+        sent += 1;
+        const [outcome] = await app.mail.ingress.deliver(mail(identity.email, 'Busy', `message ${sent}`), smtpEnvelope(identity.email));
+        t.like(outcome, { kind: 'stored', duplicate: false });
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, session));
+    const log = await logOf(store, identity.id);
+    t.deepEqual(log.map((e) => e.seq), Array.from({ length: 102 }, (_, i) => i + 1));
+    t.is(await store.count('events', { where: { type: 'log.gap' } }), 0);
+    t.like(await store.get('identities', identity.id), { message_count: 100, pending_events: [] });
+  });
+
+  test(`recording (${path}): a failure while recording throws, and the retry records exactly once`, async (t) => {
+    const store = failingOnce(makeStore());
+    const app = service(store);
+    await app.init();
+    const principal = await principalFor(app);
+    const identity = rightOf(await app.identities.create(principal, { label: 'crash' }));
+    const raw = mail(identity.email, 'Your code', CODE);
+    store.arm();
+    await t.throwsAsync(() => app.mail.ingress.deliver(raw, smtpEnvelope(identity.email)), { message: /disk full/ });
+    t.like(await store.get('identities', identity.id), { status: 'provisioned', message_count: 0 });
+    const [retry] = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+    t.like(retry, { kind: 'stored', duplicate: false });
+    t.deepEqual(
+      (await logOf(store, identity.id)).map((e) => e.type),
+      ['identity.provisioned', 'identity.activated', 'email.received', 'extraction.completed'],
+    );
+    const [again] = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+    t.like(again, { kind: 'stored', duplicate: true });
+    t.is((await logOf(store, identity.id)).length, 4);
+  });
+
+  test(`recording (${path}): ten sessions delivering one message at once record it once`, async (t) => {
+    const store = makeStore();
+    const app = service(store);
+    await app.init();
+    const principal = await principalFor(app);
+    const identity = rightOf(await app.identities.create(principal, { label: 'same' }));
+    const raw = mail(identity.email, 'Same', 'Your code is 604211');
+    const outcomes = (await Promise.all(Array.from({ length: 10 }, () => app.mail.ingress.deliver(raw, smtpEnvelope(identity.email))))).flat();
+    t.is(outcomes.filter((o) => o.kind === 'stored' && !o.duplicate).length, 1);
+    t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 1);
+    t.like(await store.get('identities', identity.id), { message_count: 1, pending_events: [] });
+  });
+}
+
+test('recording (one step): an outbox event another process already logged sends the recording through the outbox', async (t) => {
+  const store = createMemoryDocumentStore();
+  const app = service(store);
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label: 'race' }));
+  // Another process left an event in the outbox and logged it, but has not cleared the outbox
+  // yet: the one-step plan would insert it again, so the store refuses the plan.
+  const current = (await store.get('identities', identity.id))!;
+  const pending = { id: 'evt_left_behind', type: 'identity.renamed', identity_id: identity.id, seq: (current.event_count as number) + 1, org_id: current.org_id, project_id: current.project_id, occurred_at: '2026-04-01T10:00:00.000Z', data: {} };
+  const { version, ...fields } = current;
+  t.true(await store.replace('identities', { ...fields, pending_events: [pending], event_count: pending.seq, has_pending: true }, version));
+  t.is(await store.insert('events', { ...pending, position: 1_000 }), 'inserted');
+
+  const [outcome] = await app.mail.ingress.deliver(mail(identity.email, 'Your code', CODE), smtpEnvelope(identity.email));
+  t.like(outcome, { kind: 'stored', duplicate: false });
+  const events = await store.find('events', { where: { identity_id: identity.id }, sort: { field: 'seq', direction: 'asc' } });
+  t.deepEqual(
+    events.map((e) => e.type),
+    ['identity.provisioned', 'identity.renamed', 'identity.activated', 'email.received', 'extraction.completed'],
+  );
+  t.is(events.filter((e) => e.id === 'evt_left_behind').length, 1, 'logged once');
+  // The outbox's flush met the logged event and marked the position it had taken for it.
+  t.is(await store.count('events', { where: { type: 'log.gap' } }), 1);
+  t.like(await store.get('identities', identity.id), { message_count: 1, pending_events: [], has_pending: false });
+});
