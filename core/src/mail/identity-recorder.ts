@@ -2,7 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import { activate, isLive } from '../domain/identity.js';
 import { C } from '../store/collections.js';
-import type { StoredDocument } from '../ports/document-store.js';
+import type { NewEntry, PlannedWrite, PlanRead, StoredDocument } from '../ports/document-store.js';
 import { keep, updateWithRetry, withoutVersion, write, type Change } from '../store/compare-and-set.js';
 import { announceLogged, newEvent, planOutboxLogged, withEvent } from '../store/outbox.js';
 import type { ExtractionRecord } from './extraction-record.js';
@@ -13,16 +13,25 @@ import { derivedId } from './message-record.js';
 /** How many recent message ids an identity remembers to make recording idempotent. */
 export const RECENT_MESSAGES = 64;
 
-/** A stored message to record on its identity. */
+/** A message to record on its identity. */
 export interface Recording {
   readonly message: MessageRecord;
   readonly extraction: ExtractionRecord | undefined;
   readonly receivedEventId: string;
+  /**
+   * The message's documents (raw slices, record, extraction), when they are not stored yet and the
+   * store offers `transact`: they are written in the recording's own step, unless the message is
+   * stored already, in which case the stored record and its extraction are recorded instead.
+   */
+  readonly documents?: readonly NewEntry[];
 }
 
 export type RecordingOutcome =
-  | { readonly kind: 'recorded'; readonly written: boolean; readonly doc: IdentityRecord }
-  | { readonly kind: 'not_live'; readonly status: IdentityRecord['status'] };
+  /** `inserted`: this recording's documents were written (only with `documents`). */
+  | { readonly kind: 'recorded'; readonly written: boolean; readonly inserted: boolean; readonly doc: IdentityRecord }
+  | { readonly kind: 'not_live'; readonly status: IdentityRecord['status'] }
+  /** The step with `documents` was refused: nothing was written; the caller stores them itself. */
+  | { readonly kind: 'unplanned' };
 
 /**
  * The identity with one message recorded: `email.received`, `extraction.completed` and, on the
@@ -62,9 +71,9 @@ interface Waiting {
 type Decisions = Change<IdentityRecord, 'recorded' | IdentityRecord['status']>[];
 
 /** Applies each recording in turn to the identity as the ones before it left it. */
-const decideAll = (deps: CoreDeps, current: IdentityRecord, batch: readonly Waiting[]): Change<IdentityRecord, Decisions> => {
+const decideAll = (deps: CoreDeps, current: IdentityRecord, items: readonly Recording[]): Change<IdentityRecord, Decisions> => {
   let next: IdentityRecord = current;
-  const decisions = batch.map(({ item }) => {
+  const decisions = items.map((item) => {
     const decision = recordOne(deps, next, item);
     if (decision.kind === 'write') next = decision.doc;
     return decision;
@@ -73,27 +82,68 @@ const decideAll = (deps: CoreDeps, current: IdentityRecord, batch: readonly Wait
 };
 
 /**
- * With a store that offers `transact`: the identity's update and its events' entries in the log,
- * in one atomic step, so the record is written once and never holds them in its outbox. Answers
- * `'conflict'` when the step could not be made as planned (an event of the outbox was logged
- * meanwhile by a flush of another process), and the caller records through the outbox instead.
+ * Inside the step: each recording that carries its documents, against the store. A message
+ * stored already (by an earlier delivery, or by a recording before it in the batch) is recorded
+ * as stored, with its own extraction, and nothing of it is written again; otherwise its documents
+ * are inserted.
  */
-const recordInOneStep = async (
-  deps: CoreDeps,
-  identityId: string,
-  batch: readonly Waiting[],
-): Promise<{ result: Decisions; doc: IdentityRecord; written: boolean } | undefined | 'conflict'> => {
+const resolveMessages = (read: PlanRead, batch: readonly Waiting[]) => {
+  const stored = new Map<string, Pick<Recording, 'message' | 'extraction'>>();
+  const inserts: PlannedWrite[] = [];
+  const inserted: boolean[] = [];
+  const items = batch.map(({ item }): Recording => {
+    if (item.documents === undefined) {
+      inserted.push(false);
+      return item;
+    }
+    let found = stored.get(item.message.id);
+    if (found === undefined) {
+      const existing = read(C.messages, item.message.id);
+      if (existing !== undefined) {
+        const message = withoutVersion<MessageRecord>(existing);
+        const extraction = message.extraction_id === null ? undefined : read(C.extractions, message.extraction_id);
+        found = { message, extraction: extraction === undefined ? undefined : withoutVersion<ExtractionRecord>(extraction) };
+      }
+    }
+    if (found !== undefined) {
+      inserted.push(false);
+      return { ...item, ...found };
+    }
+    stored.set(item.message.id, { message: item.message, extraction: item.extraction });
+    for (const { collection, doc } of item.documents) inserts.push({ kind: 'insert', collection, doc });
+    inserted.push(true);
+    return item;
+  });
+  return { items, inserts, inserted };
+};
+
+interface Recorded {
+  readonly result: Decisions;
+  readonly doc: IdentityRecord;
+  readonly written: boolean;
+  readonly inserted?: readonly boolean[];
+}
+
+/**
+ * With a store that offers `transact`: the messages' documents, the identity's update and its
+ * events' entries in the log, in one atomic step, so the record is written once and never holds
+ * the events in its outbox. Answers `'conflict'` when the store refused the step as planned (an
+ * event of the outbox was logged meanwhile by a flush of another process, or a crash left some of
+ * a message's documents without the others); nothing was written then.
+ */
+const recordInOneStep = async (deps: CoreDeps, identityId: string, batch: readonly Waiting[]): Promise<Recorded | undefined | 'conflict'> => {
   const outcome = await deps.store.transact!((read) => {
     const stored = read(C.identities, identityId);
     if (stored === undefined) return { writes: [], result: undefined };
-    const current = withoutVersion<IdentityRecord>(stored);
-    const decided = decideAll(deps, current, batch);
-    if (decided.kind === 'keep') return { writes: [], result: { result: decided.result, doc: stored as StoredDocument & IdentityRecord, written: false, logged: [] } };
+    const { items, inserts, inserted } = resolveMessages(read, batch);
+    const decided = decideAll(deps, withoutVersion<IdentityRecord>(stored), items);
+    if (decided.kind === 'keep') {
+      return { writes: inserts, result: { result: decided.result, doc: stored as StoredDocument & IdentityRecord, written: false, inserted, logged: [] } };
+    }
     const { writes, record, logged } = planOutboxLogged(read, decided.doc);
-    const doc = { ...record, version: stored.version + 1 };
     return {
-      writes: [...writes, { kind: 'replace', collection: C.identities, doc: record, expectedVersion: stored.version }],
-      result: { result: decided.result, doc, written: true, logged },
+      writes: [...inserts, ...writes, { kind: 'replace', collection: C.identities, doc: record, expectedVersion: stored.version }],
+      result: { result: decided.result, doc: { ...record, version: stored.version + 1 }, written: true, inserted, logged },
     };
   });
   if (outcome.kind === 'conflict') return 'conflict';
@@ -104,17 +154,23 @@ const recordInOneStep = async (
 };
 
 /** Applies each recording in turn to one read of the identity; answers what each decided. */
-const recordAll = async (deps: CoreDeps, identityId: string, batch: readonly Waiting[]): Promise<void> => {
-  const direct = deps.store.transact === undefined ? 'conflict' : await recordInOneStep(deps, identityId, batch);
-  const outcome =
-    direct !== 'conflict'
-      ? direct
-      : await updateWithRetry<IdentityRecord, Decisions>(deps.store, C.identities, identityId, (current) => decideAll(deps, current, batch));
+const recordAll = async (deps: CoreDeps, identityId: string, waiting: readonly Waiting[]): Promise<void> => {
+  let batch = waiting;
+  let outcome: Recorded | undefined | 'conflict' = deps.store.transact === undefined ? 'conflict' : await recordInOneStep(deps, identityId, batch);
+  if (outcome === 'conflict') {
+    // Recordings that carry documents go back to their callers, which store them and record again.
+    for (const { item, resolve } of batch) if (item.documents !== undefined) resolve({ kind: 'unplanned' });
+    batch = batch.filter(({ item }) => item.documents === undefined);
+    if (batch.length === 0) return;
+    const items = batch.map(({ item }) => item);
+    outcome = await updateWithRetry<IdentityRecord, Decisions>(deps.store, C.identities, identityId, (current) => decideAll(deps, current, items));
+  }
   if (outcome === undefined) throw new Error(`identity ${identityId} vanished while recording a message`);
+  const { result, written, doc, inserted } = outcome;
   batch.forEach(({ resolve }, i) => {
-    const decision = outcome.result[i]!;
+    const decision = result[i]!;
     if (decision.result !== 'recorded') return resolve({ kind: 'not_live', status: decision.result });
-    resolve({ kind: 'recorded', written: outcome.written && decision.kind === 'write', doc: outcome.doc });
+    resolve({ kind: 'recorded', written: written && decision.kind === 'write', inserted: inserted?.[i] ?? false, doc });
   });
 };
 

@@ -2,6 +2,7 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { CoreDeps } from '../deps.js';
 import type { AttachmentMeta, MailAddress, ParsedMessage } from '../extraction/types.js';
+import type { NewEntry } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 
@@ -116,15 +117,20 @@ export const toMessageRecord = (input: {
  */
 const chunkOf = (id: string, slice: Buffer) => (isAscii(slice) ? { id, ascii: slice.toString('latin1') } : { id, data: slice.toString('base64') });
 
-/** Writes the raw bytes in slices, all at once (insert-if-absent, so a redelivery rewrites nothing). */
-export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Array): Promise<void> => {
+/** The raw bytes as the documents of their slices, in order. */
+export const rawSlices = (messageId: string, raw: Uint8Array): NewEntry[] => {
   const chunks = Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES));
-  const inserts: Promise<unknown>[] = [];
+  const slices: NewEntry[] = [];
   for (let n = 0; n < chunks; n += 1) {
     const slice = Buffer.from(raw.buffer, raw.byteOffset + n * RAW_CHUNK_BYTES, Math.min(RAW_CHUNK_BYTES, raw.byteLength - n * RAW_CHUNK_BYTES));
-    inserts.push(deps.store.insert(C.messageChunks, chunkOf(`${messageId}:${n}`, slice)));
+    slices.push({ collection: C.messageChunks, doc: chunkOf(`${messageId}:${n}`, slice) });
   }
-  await Promise.all(inserts);
+  return slices;
+};
+
+/** Writes the raw bytes in slices, all at once (insert-if-absent, so a redelivery rewrites nothing). */
+export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Array): Promise<void> => {
+  await Promise.all(rawSlices(messageId, raw).map(({ collection, doc }) => deps.store.insert(collection, doc)));
 };
 
 /** The raw bytes of a stored message, reassembled; `undefined` when a slice is missing. */

@@ -9,7 +9,7 @@ import { toExtractionRecord } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
 import { recorderFor } from './identity-recorder.js';
 import { flusherFor } from './outbox-flusher.js';
-import { contentHash, derivedId, EXTRACTION_BOUNDS, storeRaw, toMessageRecord } from './message-record.js';
+import { contentHash, derivedId, EXTRACTION_BOUNDS, rawSlices, storeRaw, toMessageRecord } from './message-record.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 
 export interface ReceiveInput {
@@ -28,7 +28,12 @@ export type ReceiveOutcome =
 /**
  * Stores one message for one identity and records what it means, so that a crash at any point
  * and a redelivery of the same message (same Message-ID, envelope and bytes) converge on exactly
- * one stored message, one extraction and one set of events:
+ * one stored message, one extraction and one set of events.
+ *
+ * With a store that offers `transact`, all of it is one atomic step per batch of deliveries to the
+ * identity (see identity-recorder.ts): the message's documents unless it is stored already, the
+ * identity's update and its events' entries in the log. Otherwise, and when the store refuses
+ * that step as planned:
  * 1. raw slices, the message record and the extraction (when the engine reports one) are written
  *    under ids derived from the message, insert-if-absent, all at once;
  * 2. a message already stored by an earlier delivery wins: its record and extraction are used;
@@ -51,6 +56,17 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
     identity,
   );
   const record = toMessageRecord({ id: messageId, identity, parsed, raw, sha256, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null });
+  if (deps.store.transact !== undefined) {
+    // One step: the documents (unless the message is stored already), the identity and the log.
+    const documents = [...rawSlices(messageId, raw), { collection: C.messages, doc: record }, ...(extraction === undefined ? [] : [{ collection: C.extractions, doc: extraction }])];
+    const outcome = await recorderFor(deps)(identity.id, { message: record, extraction, receivedEventId, documents });
+    if (outcome.kind === 'not_live') return outcome;
+    if (outcome.kind === 'recorded') {
+      if (outcome.written && outcome.doc.pending_events.length > 0) await flusherFor(deps)(identity.id, outcome.doc);
+      return { kind: 'stored', messageId, duplicate: !outcome.inserted && !outcome.written };
+    }
+    // Refused as planned: store the documents on their own, then record, as a store without it does.
+  }
   // All three are insert-if-absent under ids derived from the message, so they need no order
   // among themselves: issued together they share one store round trip (one batch in SQLite), and
   // whatever a crash left half-written, the redelivery completes before anything is evented.
@@ -107,6 +123,7 @@ const recordOnIdentity = async (
 ): Promise<{ kind: 'recorded'; written: boolean } | { kind: 'not_live'; status: IdentityRecord['status'] }> => {
   const outcome = await recorderFor(deps)(identityId, { message, extraction, receivedEventId });
   if (outcome.kind === 'not_live') return outcome;
+  if (outcome.kind === 'unplanned') throw new Error('a recording without documents cannot be refused');
   if (outcome.written && outcome.doc.pending_events.length > 0) await flusherFor(deps)(identityId, outcome.doc);
   return { kind: 'recorded', written: outcome.written };
 };
