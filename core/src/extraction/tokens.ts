@@ -5,16 +5,26 @@
  * (lower-case letters, no digit, under three capitals), which no code shape admits, are skipped
  * without building a string or a match object: they are most tokens of a message, and their
  * match objects and substrings were a large share of the engine's garbage.
+ *
+ * A token that is not a plain word holds a digit or a capital, so the text is searched for the
+ * next one of those (a character-class search, without a match object), and only the token that
+ * holds it is read: from its start, found by walking back over letters, digits and joining
+ * dashes. The all-lower-case tokens in between are never read one character at a time.
  */
 export const codeTokens = (text: string, visit: (start: number, end: number) => void): void => {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    if (kindOf(text.charCodeAt(i)) === 0) {
-      i += 1;
-      continue;
+    MARK.lastIndex = i;
+    if (!MARK.test(text)) return;
+    let start = MARK.lastIndex - 1;
+    // Back to where the token starts: past letters and digits, and past a dash between two of them.
+    for (;;) {
+      while (kindOf(text.charCodeAt(start - 1)) !== 0) start -= 1;
+      if (!isDash(text.charCodeAt(start - 1)) || kindOf(text.charCodeAt(start - 2)) === 0) break;
+      start -= 2;
     }
-    const start = i;
+    i = start;
     let digits = 0;
     let upper = 0;
     let lower = 0;
@@ -32,6 +42,9 @@ export const codeTokens = (text: string, visit: (start: number, end: number) => 
     if (i - start >= 4 && !(digits === 0 && lower > 0 && upper < 3)) visit(start, i);
   }
 };
+
+// A digit or an ASCII capital: every token that is not a plain word holds one.
+const MARK = /[0-9A-Z]/g;
 
 const DIGIT = 1;
 const UPPER = 2;
