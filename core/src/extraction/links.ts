@@ -3,7 +3,7 @@ import { KINDS, hasKindWords, kindsIn } from './kind-words.js';
 import { ACTION_WORDS, NEGATIVE_LINK_WORDS, compileWords } from './lexicon.js';
 import type { MessageView, Source } from './segments.js';
 import type { LinkKind } from './types.js';
-import { parseHttpUrl, siteOf, unwrapRedirect, urlFeatures } from './url-features.js';
+import { parseHttpUrl, queryPairs, siteOf, unwrapRedirect, urlFeatures } from './url-features.js';
 
 /** A distinct link of a message, scored. */
 export interface LinkSighting {
@@ -103,8 +103,10 @@ interface Scored {
 const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefined => {
   const outer = parseHttpUrl(seen.href);
   if (!outer) return undefined;
-  const inner = unwrapRedirect(outer);
-  const f = urlFeatures(inner ?? outer);
+  // The outer URL's query pairs are read once, for both the redirect and the features.
+  const query = queryPairs(outer);
+  const inner = unwrapRedirect(outer, query);
+  const f = inner === undefined ? urlFeatures(outer, query) : urlFeatures(inner);
   const anchor = seen.anchors.find((a) => a.length > 0) ?? '';
   const sig: Record<string, number> = { token: [-2.5, 1, 2.5][f.token] ?? 0 };
   if (f.kindHint) sig.url_words = 1;
@@ -118,7 +120,9 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   if (seen.count >= 2) sig.repeated = 0.4;
   if (seen.button) sig.button = 0.5;
   if (seen.inFooter) sig.footer = -1.5;
-  const score = Object.values(sig).reduce((a, b) => a + b, BASE);
+  // Added up in the order the signals were set, as a reduce over their values would.
+  let score = BASE;
+  for (const k in sig) score += sig[k] ?? 0;
   return { seen, hint: f.kindHint, anchor, score, signals: sig, unwrapped: inner?.href };
 };
 

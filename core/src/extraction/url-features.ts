@@ -56,15 +56,25 @@ const classes = (v: string): number => {
   return lower + upper + digit;
 };
 const TYPED = /^(type|action|mode)$/i;
+const SEPARATORS = /[-_.~:]/g;
+const LONG_HEX = /^[0-9a-f]{20,}$/i;
+const ANY_DIGIT = /\d/;
+// The shortest strings JWT and UUID can match: three runs of 8 with two dots; 8-4-4-4-12 hex digits.
+const JWT_MIN = 26;
+const UUID_LENGTH = 36;
 
-/** Strength of one path segment or parameter value as a secret token. */
+/**
+ * Strength of one path segment or parameter value as a secret token. The JWT and UUID patterns
+ * are tried only on values of a length they can match (most segments are short words), and the
+ * patterns are compiled once instead of rebuilt by a literal on every call.
+ */
 const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
-  if (JWT.test(value)) return 2;
-  if (UUID.test(value)) return 1;
-  const core = value.replace(/[-_.~:]/g, '');
-  if (core.length >= 16 && (classes(core) >= 2 || /^[0-9a-f]{20,}$/i.test(core))) return 2;
+  if (value.length >= JWT_MIN && JWT.test(value)) return 2;
+  if (value.length === UUID_LENGTH && UUID.test(value)) return 1;
+  const core = value.replace(SEPARATORS, '');
+  if (core.length >= 16 && (classes(core) >= 2 || LONG_HEX.test(core))) return 2;
   if (core.length >= 4 && SECRET_PARAM.test(name)) return core.length >= 12 && classes(core) >= 2 ? 2 : 1;
-  return core.length >= 6 && classes(core) >= 2 && /\d/.test(core) ? 1 : 0;
+  return core.length >= 6 && classes(core) >= 2 && ANY_DIGIT.test(core) ? 1 : 0;
 };
 
 // Without a '%' there is nothing to decode (and nothing that could throw): most segments.
@@ -81,41 +91,71 @@ const safeDecode = (s: string): string => {
  * The query pairs of a URL. Most links have no query: reading `searchParams` builds and parses a
  * URLSearchParams object even then, so an empty query is answered without one.
  */
-const queryPairs = (url: URL): [string, string][] => (url.search.length > 1 ? [...url.searchParams.entries()] : []);
+export const queryPairs = (url: URL): [string, string][] => (url.search.length > 1 ? [...url.searchParams.entries()] : []);
 
-/** Splits a URL into path segments and query pairs, including a hash-routed path and query. */
-const parts = (url: URL): { segments: string[]; params: [string, string][] } => {
+/** Appends the non-empty pieces of `s` between '/' to `out`, decoded: `s.split('/').filter(Boolean).map(safeDecode)` without the arrays. */
+const pushPieces = (out: string[], s: string): void => {
+  let from = 0;
+  for (let at = s.indexOf('/'); ; at = s.indexOf('/', from)) {
+    const end = at < 0 ? s.length : at;
+    if (end > from) out.push(safeDecode(s.slice(from, end)));
+    if (at < 0) return;
+    from = at + 1;
+  }
+};
+
+/**
+ * Splits a URL into path segments and query pairs, including a hash-routed path and query.
+ * `query` is the URL's own query pairs, when the caller has read them already.
+ */
+const parts = (url: URL, query = queryPairs(url)): { segments: string[]; params: [string, string][] } => {
   const hash = url.hash;
   const [hashPath = '', hashQuery = ''] = hash.length > 1 ? hash.slice(1).split('?', 2) : [];
-  const segments = `${url.pathname}/${hashPath}`.split('/').filter(Boolean).map(safeDecode);
-  const params = queryPairs(url);
-  if (hashQuery.length > 0) params.push(...new URLSearchParams(hashQuery).entries());
+  const segments: string[] = [];
+  pushPieces(segments, url.pathname);
+  pushPieces(segments, hashPath);
+  const params = hashQuery.length > 0 ? [...query, ...new URLSearchParams(hashQuery).entries()] : query;
   return { segments, params };
 };
 
-/** Reads the token, kind hint and footer signals from a URL. */
-export const urlFeatures = (url: URL): UrlFeatures => {
-  const { segments, params } = parts(url);
+/**
+ * Reads the token, kind hint and footer signals from a URL. `query` is the URL's own query pairs,
+ * when the caller has read them already (reading them builds a URLSearchParams and an array).
+ */
+export const urlFeatures = (url: URL, query?: [string, string][]): UrlFeatures => {
+  const { segments, params } = parts(url, query);
   let token: 0 | 1 | 2 = 0;
-  const bump = (t: 0 | 1 | 2): void => {
+  for (const s of segments) {
+    const t = tokenStrength(s);
     if (t > token) token = t;
-  };
-  segments.forEach((s) => bump(tokenStrength(s)));
-  const telling = params.filter(([k]) => !AFTER_ACTION.test(k) && !NOT_SECRET.test(k));
-  telling.forEach(([k, v]) => bump(tokenStrength(v, k)));
-  const typed = params.find(([k]) => TYPED.test(k))?.[1] ?? '';
-  const words = [...segments, ...telling.map(([k]) => k)].join('/');
-  const kindHint = hintOf(typed) ?? hintOf(words);
-  return { token, kindHint, negative: NEGATIVE_PATH.test(`/${segments.join('/')}`), host: url.hostname.toLowerCase() };
+  }
+  const path = segments.join('/');
+  // The path segments, then the names of telling parameters, joined by '/'.
+  let words = path;
+  let joined = segments.length;
+  let typed: string | undefined;
+  for (const [k, v] of params) {
+    if (typed === undefined && TYPED.test(k)) typed = v;
+    if (AFTER_ACTION.test(k) || NOT_SECRET.test(k)) continue;
+    const t = tokenStrength(v, k);
+    if (t > token) token = t;
+    words = joined > 0 ? `${words}/${k}` : k;
+    joined += 1;
+  }
+  const kindHint = hintOf(typed ?? '') ?? hintOf(words);
+  return { token, kindHint, negative: NEGATIVE_PATH.test(`/${path}`), host: url.hostname.toLowerCase() };
 };
+
+const HTTP = /^https?:\/\//i;
 
 /**
  * The destination a click-tracking redirector forwards to, when it is carried URL-encoded in a
  * parameter; undefined for ordinary links, including after-login `redirect_to`-style parameters.
+ * `query` is the URL's own query pairs, when the caller has read them already.
  */
-export const unwrapRedirect = (url: URL): URL | undefined => {
-  for (const [k, v] of queryPairs(url)) {
-    if (AFTER_ACTION.test(k) || !/^https?:\/\//i.test(v)) continue;
+export const unwrapRedirect = (url: URL, query = queryPairs(url)): URL | undefined => {
+  for (const [k, v] of query) {
+    if (AFTER_ACTION.test(k) || !HTTP.test(v)) continue;
     try {
       return new URL(v);
     } catch {
@@ -127,7 +167,7 @@ export const unwrapRedirect = (url: URL): URL | undefined => {
 
 /** Parses an http(s) URL; anything else (mailto:, tel:, relative, malformed) yields undefined. */
 export const parseHttpUrl = (href: string): URL | undefined => {
-  if (!/^https?:\/\//i.test(href)) return undefined;
+  if (!HTTP.test(href)) return undefined;
   try {
     return new URL(href);
   } catch {
