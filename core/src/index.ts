@@ -35,7 +35,7 @@ export * from './extraction/index.js';
 export * from './mail/ports.js';
 export { createMailIngress, type MailIngressOptions } from './mail/ingress.js';
 export { createMailboxCursorStore } from './mail/cursor-store.js';
-export { receiveMessage, type ReceiveInput, type ReceiveOutcome } from './mail/receive-message.js';
+export { extractForDelivery, receiveMessage, type ReceiveInput, type ReceiveOutcome } from './mail/receive-message.js';
 export {
   REPORT_THRESHOLD,
   toPublicExtraction,

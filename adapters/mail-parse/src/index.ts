@@ -2,3 +2,4 @@ export { createPostalMimeMailParser, type MailParseOptions, type PostalMimeMailP
 export { DEFAULT_LIMITS, precheck, type MailParseLimits } from './limits.js';
 export { toParsedMessage, type CarriedBodies } from './to-parsed-message.js';
 export { installPlainBodyCollector } from './plain-body-collector.js';
+export { createWorkerMailParser, type WorkerMailParser, type WorkerMailParserOptions } from './worker-mail-parser.js';

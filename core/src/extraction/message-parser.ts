@@ -1,4 +1,4 @@
-import type { ParsedMessage } from './types.js';
+import type { Extraction, ParsedMessage } from './types.js';
 
 /** Why raw bytes did not become a ParsedMessage; expected outcomes for hostile or broken mail. */
 export type ParseFailure =
@@ -8,7 +8,17 @@ export type ParseFailure =
   | { readonly _tag: 'MalformedMessage'; readonly reason: string };
 
 /** The outcome of parsing one message. */
-export type ParseOutcome = { readonly ok: true; readonly message: ParsedMessage } | { readonly ok: false; readonly error: ParseFailure };
+export type ParseOutcome =
+  | {
+      readonly ok: true;
+      readonly message: ParsedMessage;
+      /**
+       * The engine's answer for the message as a delivery reads it (`extractForDelivery`), when the
+       * parser ran the engine already, on another thread; otherwise the delivery runs it.
+       */
+      readonly extraction?: Extraction;
+    }
+  | { readonly ok: false; readonly error: ParseFailure };
 
 /**
  * Turns raw RFC 5322 bytes into a ParsedMessage. Contract: never throws for any input (size,

@@ -2,7 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
 import { extract } from '../extraction/extract.js';
-import type { ParsedMessage } from '../extraction/types.js';
+import type { Extraction, ParsedMessage } from '../extraction/types.js';
 import { C } from '../store/collections.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { toExtractionRecord } from './extraction-record.js';
@@ -19,6 +19,8 @@ export interface ReceiveInput {
   readonly parsed: ParsedMessage;
   readonly envelope: InboundEnvelope;
   readonly authentication: AuthenticationResults | null;
+  /** The engine's answer for `parsed` ({@link extractForDelivery}), when the parser ran it already. */
+  readonly extraction?: Extraction;
 }
 
 export type ReceiveOutcome =
@@ -51,7 +53,7 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   const receivedEventId = derivedId('evt', messageId, 'email.received');
   const now = iso(deps.clock.now());
   const extraction = toExtractionRecord(
-    extract(boundedForExtraction(parsed)),
+    input.extraction ?? extractForDelivery(parsed),
     { id: derivedId('ext', messageId), messageId, sourceEventId: receivedEventId, at: now },
     identity,
   );
@@ -84,9 +86,13 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
 };
 
 /**
- * The engine reads the top of each body (EXTRACTION_BOUNDS): a secret sits near the top of an
- * auth email, and the engine's cost grows with the text it reads.
+ * What the engine finds in a delivered message. It reads the top of each body
+ * (EXTRACTION_BOUNDS): a secret sits near the top of an auth email, and the engine's cost grows
+ * with the text it reads. A parser that runs on another thread may run this there (see
+ * `ParseOutcome.extraction`), which takes the engine off the thread that serves SMTP and HTTP.
  */
+export const extractForDelivery = (parsed: ParsedMessage): Extraction => extract(boundedForExtraction(parsed));
+
 const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage => ({
   ...parsed,
   text: parsed.text.slice(0, EXTRACTION_BOUNDS.text),

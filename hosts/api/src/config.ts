@@ -1,4 +1,5 @@
 import { isPlanName, PLAN_NAMES, SCOPES } from '@ephemail/core';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const csv = z
@@ -50,6 +51,9 @@ const EnvShape = z.object({
     SMTP_PORT: z.coerce.number().int().min(0).max(65_535).default(2525),
     SMTP_HOST: z.string().min(1).optional(),
     SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024),
+    // Worker threads that parse received mail and run the extraction engine on it; 0 parses on the
+    // event loop. One per spare core, up to two: the event loop's own work saturates first.
+    PARSE_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, Math.min(2, availableParallelism() - 1))),
     SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(10_000).default(100),
     SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(500),
     SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(50),

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import type { DocumentStore, Ephemail } from '@ephemail/core';
+import type { DocumentStore, Ephemail, MessageParser } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
 import { createHttpApp } from '@ephemail/http-express';
 import { createGuardedClient, createUrlGuard } from '@ephemail/http-outbound';
 import { createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
-import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/mail-parse';
 import { createNodemailerMailSender } from '@ephemail/mail-smtp';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
@@ -27,7 +27,14 @@ export const TOKENS = {
   mailSender: Symbol('MailSender'),
   webhookTransport: Symbol('WebhookTransport'),
   kafka: Symbol('KafkaRuntime'),
+  parser: Symbol('MessageParser'),
 } as const;
+
+/** The parser of received mail, and how to stop its threads (a no-op without any). */
+export interface HostParser {
+  readonly parser: MessageParser;
+  readonly close: () => Promise<void>;
+}
 
 export interface HostOverrides {
   readonly store?: DocumentStore;
@@ -56,12 +63,19 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
     ),
   });
   c.register(TOKENS.registry, { useFactory: instanceCachingFactory(() => new Registry()) });
+  c.register(TOKENS.parser, {
+    useFactory: instanceCachingFactory((): HostParser => {
+      if (config.PARSE_THREADS === 0) return { parser: createPostalMimeMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES }), close: async () => undefined };
+      const parser = createWorkerMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES, threads: config.PARSE_THREADS });
+      return { parser, close: () => parser.close() };
+    }),
+  });
   c.register(TOKENS.ephemail, {
     useFactory: instanceCachingFactory((d) =>
       createEphemail({
         store: d.resolve<DocumentStore>(TOKENS.store),
         inboxDomain: config.INBOX_DOMAIN,
-        parser: createPostalMimeMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES }),
+        parser: d.resolve<HostParser>(TOKENS.parser).parser,
         authenticator:
           config.MAIL_AUTH === 'on' ? createMailauthAuthenticator({ resolver: createDnsResolver(config.DNS_SERVERS) }) : undefined,
         maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,

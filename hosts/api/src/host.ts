@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { BootstrapOutcome } from './bootstrap.js';
 import { bootstrapCredentials } from './bootstrap.js';
 import type { HostConfig } from './config.js';
-import type { HostOverrides } from './container.js';
+import type { HostOverrides, HostParser } from './container.js';
 import { composeHost, TOKENS } from './container.js';
 import type { KafkaRuntime } from './kafka.js';
 import { startMail } from './mail.js';
@@ -92,6 +92,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
       await drained;
       clearTimeout(grace);
       await ephemail.close();
+      await c.resolve<HostParser>(TOKENS.parser).close();
       logger.info({}, 'stopped');
     })());
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;

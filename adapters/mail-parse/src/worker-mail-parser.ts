@@ -1,0 +1,162 @@
+import { Worker } from 'node:worker_threads';
+import type { ParseFailure, ParseOutcome } from '@ephemail/core';
+import { DEFAULT_LIMITS, precheck, type MailParseLimits } from './limits.js';
+import type { ParseReply, ParseRequest, WorkerReady } from './parse-worker.js';
+import type { MailParseOptions, PostalMimeMailParser } from './postal-mime-mail-parser.js';
+
+/** Options of {@link createWorkerMailParser}: the parser's limits, and the threads. */
+export interface WorkerMailParserOptions extends MailParseOptions {
+  /** Worker threads that parse. Default 1. */
+  readonly threads?: number;
+  /** Also run the extraction engine on each parsed message, in the worker. Default true. */
+  readonly extract?: boolean;
+  /**
+   * How long a message may take in its worker before the worker is stopped and replaced, and the
+   * message (and the others it was holding) answered `ParseBudgetExceeded`; counted from when the
+   * worker had loaded its parser. Default: ten times the time budget, at least 5 s. The budget itself is checked in the worker after each stage; this
+   * catches a parse that never gets there.
+   */
+  readonly watchdogMs?: number;
+}
+
+/** A parser whose work runs on worker threads; `close` stops them. */
+export interface WorkerMailParser extends PostalMimeMailParser {
+  close(): Promise<void>;
+}
+
+interface Pending {
+  readonly resolve: (outcome: ParseOutcome) => void;
+  /** When the worker could start on it: when it was sent, or when the worker was ready, if later. */
+  started: number;
+}
+
+interface Thread {
+  worker: Worker;
+  /** The worker has loaded the parser; until then the watchdog leaves it alone. */
+  ready: boolean;
+  readonly pending: Map<number, Pending>;
+}
+
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(FROM_SOURCE ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
+// Run from source (tests, benchmarks, under tsx), the worker is the .ts file beside this one. A
+// worker thread does not get the parent's module hooks, so it registers tsx's before importing it.
+const WORKER_SOURCE = FROM_SOURCE
+  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
+  : `import(${JSON.stringify(WORKER_URL.href)});`;
+
+const failure = (error: ParseFailure): ParseOutcome => ({ ok: false, error });
+
+/**
+ * Parses on worker threads, so a delivery's MIME parsing (and, by default, its extraction) runs
+ * beside the event loop that serves SMTP and HTTP instead of on it, and a message that parses
+ * for long holds up no other connection. The same parser and engine run in the worker as on the
+ * main thread, so the outcomes are the same. The caps are checked before a message is sent to a
+ * worker; the message goes to the thread with the fewest messages in hand. A worker that holds a
+ * message past the watchdog, or that dies, is replaced; what it held is answered
+ * `ParseBudgetExceeded`, which a delivery answers with a temporary failure (the sender retries).
+ * Never throws.
+ */
+export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): WorkerMailParser => {
+  const { threads: count = 1, extract = true, watchdogMs: watchdog, ...parseOptions } = options;
+  if (!Number.isInteger(count) || count < 1) throw new RangeError('mail-parse: threads must be a positive integer');
+  const limits: MailParseLimits = { ...DEFAULT_LIMITS, ...parseOptions };
+  const watchdogMs = watchdog ?? Math.max(5000, limits.timeBudgetMs * 10);
+  let nextId = 1;
+  let closed = false;
+
+  const giveUp = (thread: Thread, now: number): void => {
+    for (const [, pending] of thread.pending) {
+      const elapsedMs = now - pending.started;
+      pending.resolve(failure({ _tag: 'ParseBudgetExceeded', elapsedMs, budgetMs: limits.timeBudgetMs }));
+    }
+    thread.pending.clear();
+  };
+
+  const spawn = (thread?: Thread): Thread => {
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { options: parseOptions, extract } });
+    worker.unref();
+    const current: Thread = thread ?? { worker, ready: false, pending: new Map() };
+    current.worker = worker;
+    current.ready = false;
+    worker.on('message', (reply: ParseReply | WorkerReady) => {
+      if ('ready' in reply) {
+        current.ready = true;
+        const now = performance.now();
+        for (const pending of current.pending.values()) pending.started = now;
+        return;
+      }
+      const pending = current.pending.get(reply.id);
+      if (pending === undefined) return;
+      current.pending.delete(reply.id);
+      pending.resolve(reply.extraction === undefined || !reply.outcome.ok ? reply.outcome : { ...reply.outcome, extraction: reply.extraction });
+    });
+    const replace = (): void => {
+      if (current.worker !== worker) return;
+      giveUp(current, performance.now());
+      if (!closed) spawn(current);
+    };
+    worker.on('error', replace);
+    worker.on('exit', replace);
+    return current;
+  };
+
+  const pool = Array.from({ length: count }, () => spawn());
+
+  // One timer for all threads, running only while some message is in a worker's hands.
+  let timer: NodeJS.Timeout | undefined;
+  const watch = (): void => {
+    if (timer !== undefined || closed) return;
+    timer = setInterval(() => {
+      const now = performance.now();
+      let busy = false;
+      for (const thread of pool) {
+        busy ||= thread.pending.size > 0;
+        if (!thread.ready) continue;
+        const oldest = Math.min(...[...thread.pending.values()].map((p) => p.started));
+        if (now - oldest > watchdogMs) {
+          const stuck = thread.worker;
+          giveUp(thread, now);
+          spawn(thread);
+          void stuck.terminate();
+        }
+      }
+      if (!busy) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+    }, Math.min(1000, Math.max(10, Math.floor(watchdogMs / 4))));
+    timer.unref();
+  };
+
+  const parse = async (raw: Uint8Array, envelopeFrom = ''): Promise<ParseOutcome> => {
+    const checked = precheck(raw, limits);
+    if (checked._tag !== 'BodyTypes') return failure(checked);
+    if (closed) return failure({ _tag: 'MalformedMessage', reason: 'parser closed' });
+    const thread = pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const id = nextId++;
+    // A copy of its own to hand over: the caller keeps `raw` (it stores the bytes).
+    const copy = new Uint8Array(raw);
+    const request: ParseRequest = { id, raw: copy, envelopeFrom };
+    return new Promise<ParseOutcome>((resolve) => {
+      thread.pending.set(id, { resolve, started: performance.now() });
+      thread.worker.postMessage(request, [copy.buffer]);
+      watch();
+    });
+  };
+
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    clearInterval(timer);
+    const now = performance.now();
+    await Promise.all(
+      pool.map(async (thread) => {
+        giveUp(thread, now);
+        await thread.worker.terminate();
+      }),
+    );
+  };
+
+  return { parse, limits, close };
+};

@@ -1,0 +1,69 @@
+import test from 'ava';
+import { extractForDelivery } from '@ephemail/core';
+import { createPostalMimeMailParser, createWorkerMailParser } from '../src/index.js';
+
+const crlf = (lines: string[]): Buffer => Buffer.from(lines.join('\r\n'));
+
+const codeMail = (code: string): Buffer =>
+  crlf([
+    'From: "App" <no-reply@app.example.com>', 'To: a@inbox.test', `Subject: Your code`, 'MIME-Version: 1.0',
+    'Content-Type: multipart/alternative; boundary="b"', '', '--b', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: quoted-printable', '',
+    `Your verification code is ${code}.=`, '', 'It expires in 10 minutes.', '--b', 'Content-Type: text/html; charset=utf-8', '',
+    `<p>Your verification code is <b>${code}</b>.</p><a href="https://app.example.com/help">Help</a>`, '--b--', '',
+  ]);
+
+test('worker parser: the outcome is the in-thread parser\'s, with the engine\'s answer for a delivery', async (t) => {
+  const inThread = createPostalMimeMailParser();
+  const workers = createWorkerMailParser({ threads: 2 });
+  t.teardown(() => workers.close());
+  const raws = Array.from({ length: 12 }, (_, i) => codeMail(String(400_000 + i * 7_919)));
+  const outcomes = await Promise.all(raws.map((raw) => workers.parse(raw, 'bounce@app.example.com')));
+  for (const [i, raw] of raws.entries()) {
+    const expected = await inThread.parse(raw, 'bounce@app.example.com');
+    const outcome = outcomes[i];
+    if (!outcome?.ok || !expected.ok) return t.fail('both parse');
+    const { extraction, ...parsed } = outcome;
+    t.deepEqual(parsed, expected);
+    t.deepEqual(extraction, extractForDelivery(expected.message));
+    t.is(extraction?.top?.value, String(400_000 + i * 7_919));
+  }
+});
+
+test('worker parser: the caller keeps its bytes, and the engine can be left to the caller', async (t) => {
+  const workers = createWorkerMailParser({ extract: false });
+  t.teardown(() => workers.close());
+  const raw = codeMail('615243');
+  const copy = Buffer.from(raw);
+  const outcome = await workers.parse(raw);
+  t.true(outcome.ok);
+  t.false(outcome.ok && 'extraction' in outcome);
+  t.true(raw.equals(copy), 'the bytes given are not handed over to the worker');
+});
+
+test('worker parser: caps are checked before a worker sees the message', async (t) => {
+  const workers = createWorkerMailParser({ maxBytes: 1_000 });
+  t.teardown(() => workers.close());
+  const outcome = await workers.parse(Buffer.alloc(2_000, 0x61));
+  t.deepEqual(outcome, { ok: false, error: { _tag: 'MessageTooLarge', size: 2_000, max: 1_000 } });
+});
+
+test('worker parser: a worker that holds a message past the watchdog is replaced, and the next message parses', async (t) => {
+  const workers = createWorkerMailParser({ watchdogMs: 50, maxBytes: 64 * 1024 * 1024, timeBudgetMs: 60_000 });
+  t.teardown(() => workers.close());
+  // Started, so the watchdog counts from the message and not from the thread's start.
+  t.true((await workers.parse(codeMail('100200'))).ok);
+  // About 40 MB of text: far more than 50 ms of parsing on any machine.
+  const big = crlf(['From: a@b.example', 'To: c@inbox.test', 'Subject: big', '', ...Array.from({ length: 600_000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`), '']);
+  t.like(await workers.parse(big), { ok: false, error: { _tag: 'ParseBudgetExceeded' } });
+  // The replacement loads its parser, then serves small messages again.
+  const next = await workers.parse(codeMail('300400'));
+  t.true(next.ok && next.extraction?.top?.value === '300400');
+});
+
+test('worker parser: after close every parse answers without a worker, and close is idempotent', async (t) => {
+  const workers = createWorkerMailParser();
+  t.true((await workers.parse(codeMail('123789'))).ok);
+  await workers.close();
+  await workers.close();
+  t.like(await workers.parse(codeMail('123789')), { ok: false, error: { _tag: 'MalformedMessage', reason: 'parser closed' } });
+});
