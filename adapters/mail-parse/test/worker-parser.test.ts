@@ -48,16 +48,50 @@ test('worker parser: caps are checked before a worker sees the message', async (
 });
 
 test('worker parser: a worker that holds a message past the watchdog is replaced, and the next message parses', async (t) => {
-  const workers = createWorkerMailParser({ watchdogMs: 50, maxBytes: 64 * 1024 * 1024, timeBudgetMs: 60_000 });
+  const workers = createWorkerMailParser({ watchdogMs: 500, maxBytes: 64 * 1024 * 1024, timeBudgetMs: 60_000 });
   t.teardown(() => workers.close());
   // Started, so the watchdog counts from the message and not from the thread's start.
   t.true((await workers.parse(codeMail('100200'))).ok);
-  // About 40 MB of text: far more than 50 ms of parsing on any machine.
+  // About 44 MB of text: well over a second of parsing (1.3-1.5 s on the 2-core machine), where a
+  // small message takes milliseconds even cold.
   const big = crlf(['From: a@b.example', 'To: c@inbox.test', 'Subject: big', '', ...Array.from({ length: 600_000 }, (_, i) => `line ${i} ${'x'.repeat(60)}`), '']);
   t.like(await workers.parse(big), { ok: false, error: { _tag: 'ParseBudgetExceeded' } });
   // The replacement loads its parser, then serves small messages again.
   const next = await workers.parse(codeMail('300400'));
   t.true(next.ok && next.extraction?.top?.value === '300400');
+});
+
+test('worker parser: hostile and broken input gets the in-thread parser\'s outcome, and the threads stay up', async (t) => {
+  const inThread = createPostalMimeMailParser({ maxParts: 1000 });
+  const workers = createWorkerMailParser({ maxParts: 1000, threads: 2 });
+  t.teardown(() => workers.close());
+  let deep = 'Content-Type: text/plain\r\n\r\nx\r\n';
+  for (let i = 40; i > 0; i -= 1) deep = `Content-Type: multipart/mixed; boundary="n${i}"\r\n\r\n--n${i}\r\n${deep}\r\n--n${i}--\r\n`;
+  const parts = Array.from({ length: 900 }, (_, i) => `--x\r\nContent-Type: text/plain\r\n\r\np${i}\r\n`).join('');
+  const hostile = [
+    Buffer.from(`Subject: deep\r\n${deep}`),
+    Buffer.from(`Subject: many\r\nContent-Type: multipart/mixed; boundary="x"\r\n\r\n${parts}--x--\r\n`),
+    Buffer.from(`${`X-Pad: ${'a'.repeat(998)}\r\n`.repeat(400)}Subject: big\r\n\r\nhi\r\n`),
+    crlf(['Subject: =?x-unknown?Q?abc?=', 'Content-Type: multipart/alternative; boundary="z"', '', '--z', 'Content-Type: text/plain; charset=x-unknown', 'Content-Transfer-Encoding: base64', '', '!!!not*base64***', '--z--', '']),
+    Buffer.from('Subject: bare LF\nContent-Type: text/plain\n\ncode 551902\n'),
+    Buffer.from('Subject: nul\r\n\r\nab\u0000cd 771204\u0000\r\n'),
+    Buffer.alloc(0),
+    Buffer.from([0, 1, 2, 255, 254]),
+    Buffer.from('\r\n\r\n--\r\n'),
+  ];
+  const outcomes = await Promise.all(hostile.map((raw) => workers.parse(raw)));
+  for (const [i, raw] of hostile.entries()) {
+    const expected = await inThread.parse(raw);
+    const outcome = outcomes[i]!;
+    if (outcome.ok && expected.ok) {
+      const { extraction, ...parsed } = outcome;
+      t.deepEqual(parsed, expected, `message ${i}`);
+      t.deepEqual(extraction, extractForDelivery(expected.message), `message ${i}`);
+    } else {
+      t.deepEqual(outcome, expected, `message ${i}`);
+    }
+  }
+  t.true((await workers.parse(codeMail('909090'))).ok, 'still serving');
 });
 
 test('worker parser: after close every parse answers without a worker, and close is idempotent', async (t) => {
