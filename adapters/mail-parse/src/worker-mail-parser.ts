@@ -3,6 +3,7 @@ import type { ParseFailure, ParseOutcome } from '@ephemail/core';
 import { DEFAULT_LIMITS, precheck, type MailParseLimits } from './limits.js';
 import type { ParseReply, ParseRequest, WorkerReady } from './parse-worker.js';
 import type { MailParseOptions, PostalMimeMailParser } from './postal-mime-mail-parser.js';
+import { createPostalMimeMailParser } from './postal-mime-mail-parser.js';
 
 /** Options of {@link createWorkerMailParser}: the parser's limits, and the threads. */
 export interface WorkerMailParserOptions extends MailParseOptions {
@@ -17,6 +18,11 @@ export interface WorkerMailParserOptions extends MailParseOptions {
    * catches a parse that never gets there.
    */
   readonly watchdogMs?: number;
+  /**
+   * The module each worker runs: this package's parse worker (`parse-worker.js` beside this
+   * file) unless a bundle puts it elsewhere.
+   */
+  readonly workerModule?: URL;
 }
 
 /** A parser whose work runs on worker threads; `close` stops them. */
@@ -34,16 +40,27 @@ interface Thread {
   worker: Worker;
   /** The worker has loaded the parser; until then the watchdog leaves it alone. */
   ready: boolean;
+  /** False from a worker's death before it was ready until its replacement starts. */
+  alive: boolean;
+  /** Workers of this thread that died while loading, in a row. */
+  failedLoads: number;
   readonly pending: Map<number, Pending>;
 }
+
+/**
+ * How long to wait before replacing a worker that died before it was ready (a broken install,
+ * say): one second, doubling with each such death in a row, up to a minute.
+ */
+const restartDelayMs = (failedLoads: number): number => Math.min(60_000, 1000 * 2 ** (failedLoads - 1));
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(FROM_SOURCE ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
 // Run from source (tests, benchmarks, under tsx), the worker is the .ts file beside this one. A
 // worker thread does not get the parent's module hooks, so it registers tsx's before importing it.
-const WORKER_SOURCE = FROM_SOURCE
-  ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
-  : `import(${JSON.stringify(WORKER_URL.href)});`;
+const workerSource = (module: URL): string =>
+  FROM_SOURCE
+    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then(({ register }) => { register(); return import(${JSON.stringify(module.href)}); });`
+    : `import(${JSON.stringify(module.href)});`;
 
 const failure = (error: ParseFailure): ParseOutcome => ({ ok: false, error });
 
@@ -55,15 +72,20 @@ const failure = (error: ParseFailure): ParseOutcome => ({ ok: false, error });
  * worker; the message goes to the thread with the fewest messages in hand. A worker that holds a
  * message past the watchdog, or that dies, is replaced; what it held is answered
  * `ParseBudgetExceeded`, which a delivery answers with a temporary failure (the sender retries).
- * Never throws.
+ * A worker that dies while loading is tried again after a pause (1 s, doubling to at most a
+ * minute); while no thread is running,
+ * messages are parsed on the calling thread, so mail keeps flowing. Never throws.
  */
 export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): WorkerMailParser => {
-  const { threads: count = 1, extract = true, watchdogMs: watchdog, ...parseOptions } = options;
+  const { threads: count = 1, extract = true, watchdogMs: watchdog, workerModule = WORKER_URL, ...parseOptions } = options;
+  const source = workerSource(workerModule);
   if (!Number.isInteger(count) || count < 1) throw new RangeError('mail-parse: threads must be a positive integer');
   const limits: MailParseLimits = { ...DEFAULT_LIMITS, ...parseOptions };
   const watchdogMs = watchdog ?? Math.max(5000, limits.timeBudgetMs * 10);
   let nextId = 1;
   let closed = false;
+  // Used only while no worker thread can start.
+  let inThread: PostalMimeMailParser | undefined;
 
   const giveUp = (thread: Thread, now: number): void => {
     for (const [, pending] of thread.pending) {
@@ -74,14 +96,16 @@ export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): W
   };
 
   const spawn = (thread?: Thread): Thread => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { options: parseOptions, extract } });
+    const worker = new Worker(source, { eval: true, workerData: { options: parseOptions, extract } });
     worker.unref();
-    const current: Thread = thread ?? { worker, ready: false, pending: new Map() };
+    const current: Thread = thread ?? { worker, ready: false, alive: true, failedLoads: 0, pending: new Map() };
     current.worker = worker;
     current.ready = false;
+    current.alive = true;
     worker.on('message', (reply: ParseReply | WorkerReady) => {
       if ('ready' in reply) {
         current.ready = true;
+        current.failedLoads = 0;
         const now = performance.now();
         for (const pending of current.pending.values()) pending.started = now;
         return;
@@ -92,9 +116,17 @@ export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): W
       pending.resolve(reply.extraction === undefined || !reply.outcome.ok ? reply.outcome : { ...reply.outcome, extraction: reply.extraction });
     });
     const replace = (): void => {
-      if (current.worker !== worker) return;
+      if (current.worker !== worker || !current.alive) return;
       giveUp(current, performance.now());
-      if (!closed) spawn(current);
+      if (closed) return;
+      if (current.ready) return void spawn(current);
+      // Died while loading: it would again. Messages go to the other threads, or are parsed here,
+      // until a new one is tried.
+      current.alive = false;
+      current.failedLoads += 1;
+      setTimeout(() => {
+        if (!closed && current.worker === worker) spawn(current);
+      }, restartDelayMs(current.failedLoads)).unref();
     };
     worker.on('error', replace);
     worker.on('exit', replace);
@@ -133,7 +165,9 @@ export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): W
     const checked = precheck(raw, limits);
     if (checked._tag !== 'BodyTypes') return failure(checked);
     if (closed) return failure({ _tag: 'MalformedMessage', reason: 'parser closed' });
-    const thread = pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+    const alive = pool.filter((t) => t.alive);
+    if (alive.length === 0) return (inThread ??= createPostalMimeMailParser(parseOptions)).parse(raw, envelopeFrom);
+    const thread = alive.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = nextId++;
     // A copy of its own to hand over: the caller keeps `raw` (it stores the bytes).
     const copy = new Uint8Array(raw);

@@ -94,6 +94,19 @@ test('worker parser: hostile and broken input gets the in-thread parser\'s outco
   t.true((await workers.parse(codeMail('909090'))).ok, 'still serving');
 });
 
+test('worker parser: while no worker can start, messages are parsed on the calling thread', async (t) => {
+  const broken = new URL(`data:text/javascript,${encodeURIComponent('throw new Error("broken install")')}`);
+  const workers = createWorkerMailParser({ workerModule: broken });
+  t.teardown(() => workers.close());
+  // The first message may go to the worker before it dies: it is answered as a temporary failure.
+  let outcome = await workers.parse(codeMail('246813'));
+  for (let attempt = 0; attempt < 50 && !outcome.ok; attempt += 1) outcome = await workers.parse(codeMail('246813'));
+  t.true(outcome.ok, 'parsed on the calling thread');
+  t.false(outcome.ok && 'extraction' in outcome, 'the delivery runs the engine itself');
+  const expected = await createPostalMimeMailParser().parse(codeMail('246813'));
+  t.deepEqual(outcome, expected);
+});
+
 test('worker parser: after close every parse answers without a worker, and close is idempotent', async (t) => {
   const workers = createWorkerMailParser();
   t.true((await workers.parse(codeMail('123789'))).ok);
