@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import test from 'ava';
 import { ConfigError, loadConfig, SCOPES_DEFAULT_FOR_TEST } from './config-support.js';
 
@@ -42,4 +43,12 @@ test('config: webhook delays and the data key are checked at start-up', (t) => {
   t.throws(() => loadConfig({ WEBHOOK_BASE_DELAY_MS: '5000', WEBHOOK_MAX_DELAY_MS: '1000' }), { message: /WEBHOOK_MAX_DELAY_MS: must be at least WEBHOOK_BASE_DELAY_MS/ });
   t.throws(() => loadConfig({ DATA_KEY: 'short' }), { message: /DATA_KEY: must be 32 bytes/ });
   t.is(loadConfig({ DATA_KEY: Buffer.alloc(32, 7).toString('base64') }).DATA_KEY?.length, 44);
+});
+
+test('config: PARSE_THREADS defaults to the spare cores (at most two) and takes 0 to parse on the event loop', (t) => {
+  const cores = availableParallelism();
+  t.is(loadConfig({}).PARSE_THREADS, Math.max(0, Math.min(2, cores - 1)));
+  t.is(loadConfig({ PARSE_THREADS: '0' }).PARSE_THREADS, 0);
+  t.is(loadConfig({ PARSE_THREADS: '3' }).PARSE_THREADS, 3);
+  for (const bad of ['-1', '1.5', 'many', '65']) t.throws(() => loadConfig({ PARSE_THREADS: bad }), { message: /PARSE_THREADS/ });
 });
