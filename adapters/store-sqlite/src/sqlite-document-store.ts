@@ -6,6 +6,7 @@ import type {
   NewDocument,
   NewEntry,
   Plan,
+  PlannedWrite,
   PlanRead,
   StoredDocument,
   UpdateOutcome,
@@ -124,33 +125,20 @@ export class SqliteDocumentStore implements DocumentStore {
     return result.changes === 1 ? 'inserted' : 'exists';
   }
 
-  /**
-   * Checks every id, then inserts every document, in one synchronous step on this connection
-   * (inside the batch's transaction, or, without group commit, a transaction of its own): nothing
-   * comes between, so no undo is needed. A savepoint would undo as well, but SQLite then copies
-   * each page the inserts touch into a sub-journal first (measured: a create through this
-   * operation cost more than through the outbox's extra write).
-   */
+  /** A `transact` plan that reads nothing and inserts every document. */
   async insertAll<T extends NewDocument>(entries: readonly NewEntry<T>[]): Promise<'inserted' | 'exists'> {
-    const rows = entries.map(({ collection, doc }) => [collection, doc.id, encodeBody(doc)] as const);
-    const { version: exists, insert } = this.sql;
-    return this.writeStep('insert all', () => {
-      const named = new Set<string>();
-      for (const [collection, id] of rows) {
-        const key = `${collection}\n${id}`;
-        if (named.has(key) || this.statements.get(exists).get(collection, id) !== undefined) return 'exists';
-        named.add(key);
-      }
-      for (const row of rows) this.statements.get(insert).run(...row);
-      return 'inserted';
-    });
+    const writes = entries.map(({ collection, doc }): PlannedWrite => ({ kind: 'insert', collection, doc }));
+    return (await this.transact(() => ({ writes, result: undefined }))).kind === 'written' ? 'inserted' : 'exists';
   }
 
   /**
    * Runs the plan, checks its writes and makes them, in one synchronous step on this connection
-   * (inside the batch's transaction, or a transaction of its own), like `insertAll`: every write is
-   * checked before the first is made, so no undo is needed. A document the plan read is checked
-   * against the version it read (nothing wrote it since); any other by one lookup.
+   * (inside the batch's transaction, or, without group commit, a transaction of its own): nothing
+   * comes between, and every write is checked before the first is made, so no undo is needed. A
+   * document the plan read is checked against the version it read (nothing wrote it since); any
+   * other by one lookup. A savepoint would undo as well, but SQLite then copies each page the
+   * writes touch into a sub-journal first (measured: a create through `insertAll` cost more than
+   * through the outbox's extra write).
    */
   async transact<R>(plan: (read: PlanRead) => Plan<R>): Promise<{ readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' }> {
     const { get: readSql, version: versionSql, insert, replace } = this.sql;
@@ -178,8 +166,7 @@ export class SqliteDocumentStore implements DocumentStore {
         if (write.kind === 'replace' ? stored !== write.expectedVersion : stored !== undefined) return { kind: 'conflict' };
       }
       for (const write of planned.writes) {
-        const { version: _version, ...fields } = write.doc as NewDocument & { version?: number };
-        const body = encodeBody({ ...fields, id: write.doc.id });
+        const body = encodeBody(write.doc);
         if (write.kind === 'insert') this.statements.get(insert).run(write.collection, write.doc.id, body);
         else this.statements.get(replace).run(body, write.collection, write.doc.id, write.expectedVersion);
       }

@@ -6,6 +6,7 @@ import type {
   NewDocument,
   NewEntry,
   Plan,
+  PlannedWrite,
   PlanRead,
   StoredDocument,
   UpdateOutcome,
@@ -38,15 +39,10 @@ export class MemoryDocumentStore implements DocumentStore {
     return 'inserted';
   }
 
+  /** A `transact` plan that reads nothing and inserts every document. */
   async insertAll<T extends NewDocument>(entries: readonly NewEntry<T>[]): Promise<'inserted' | 'exists'> {
-    const taken = new Set<string>();
-    for (const { collection, doc } of entries) {
-      const key = `${collection}\n${doc.id}`;
-      if (taken.has(key) || this.collection(collection).has(doc.id)) return 'exists';
-      taken.add(key);
-    }
-    for (const { collection, doc } of entries) this.collection(collection).set(doc.id, { ...structuredClone(doc), version: 1 });
-    return 'inserted';
+    const writes = entries.map(({ collection, doc }): PlannedWrite => ({ kind: 'insert', collection, doc }));
+    return (await this.transact(() => ({ writes, result: undefined }))).kind === 'written' ? 'inserted' : 'exists';
   }
 
   async transact<R>(plan: (read: PlanRead) => Plan<R>): Promise<{ readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' }> {
@@ -55,18 +51,17 @@ export class MemoryDocumentStore implements DocumentStore {
       return doc === undefined ? undefined : structuredClone(doc);
     };
     const { writes, result } = plan(read);
-    const inserted = new Set<string>();
+    const written = new Set<string>();
     for (const write of writes) {
+      const key = `${write.collection}\n${write.doc.id}`;
+      if (written.has(key)) return { kind: 'conflict' };
+      written.add(key);
       const current = this.collection(write.collection).get(write.doc.id);
       if (write.kind === 'replace' ? current?.version !== write.expectedVersion : current !== undefined) return { kind: 'conflict' };
-      const key = `${write.collection}\n${write.doc.id}`;
-      if (inserted.has(key)) return { kind: 'conflict' };
-      inserted.add(key);
     }
     for (const write of writes) {
-      const { version: _version, ...fields } = write.doc as NewDocument & { version?: number };
       const version = write.kind === 'replace' ? write.expectedVersion + 1 : 1;
-      this.collection(write.collection).set(write.doc.id, { ...structuredClone(fields), id: write.doc.id, version });
+      this.collection(write.collection).set(write.doc.id, { ...structuredClone(write.doc), id: write.doc.id, version });
     }
     return { kind: 'written', result };
   }
