@@ -1,6 +1,7 @@
 import type { CoreDeps } from '../deps.js';
-import type { IncrementBounds } from '../ports/document-store.js';
+import type { IncrementBounds, PlannedWrite, PlanRead } from '../ports/document-store.js';
 import { C } from './collections.js';
+import { incremented } from './increment-rule.js';
 
 /**
  * Adds `by` to the `count` of a counter document with the store's atomic increment, creating the
@@ -20,4 +21,22 @@ export const addToCounter = async (
     await deps.store.insert(C.counters, { id, count: 0 });
   }
   throw new Error(`counter ${id} vanished while it was being incremented`);
+};
+
+/**
+ * `addToCounter` inside a `transact` plan: the counter as `read` finds it, `by` added by the same
+ * rule as the store's increment (created at 0 on first use), and the write that stores it.
+ * Answers the new count and that write.
+ */
+export const planCounterAdd = (read: PlanRead, id: string, by: number): { readonly count: number; readonly write: PlannedWrite } => {
+  const counter = read(C.counters, id);
+  const count = incremented(counter === undefined ? 0 : counter.count, by, {});
+  if (typeof count !== 'number') throw new TypeError(`counter ${id} does not hold a number`);
+  if (counter === undefined) {
+    const created = { id, count };
+    return { count, write: { kind: 'insert', collection: C.counters, doc: created } };
+  }
+  const { version, ...fields } = counter;
+  const added = { ...fields, count };
+  return { count, write: { kind: 'replace', collection: C.counters, doc: added, expectedVersion: version } };
 };

@@ -1,7 +1,6 @@
 import type { CoreDeps } from '../deps.js';
 import type { PlannedWrite, PlanRead } from '../ports/document-store.js';
-import { C } from './collections.js';
-import { addToCounter } from './counter.js';
+import { addToCounter, planCounterAdd } from './counter.js';
 
 const COUNTER = 'event_log';
 
@@ -19,19 +18,10 @@ export const nextLogPositions = async (deps: CoreDeps, count: number): Promise<n
 };
 
 /**
- * The next `count` positions of the event log inside a `transact` plan: the counter as `read`
- * finds it, and the write that takes the positions (its replace at the version read, or its
- * creation on first use). Answers the first position and that write.
+ * The next `count` positions of the event log inside a `transact` plan (answers the first), and
+ * the counter's write that takes them.
  */
 export const planLogPositions = (read: PlanRead, count: number): { readonly first: number; readonly write: PlannedWrite } => {
-  const counter = read(C.counters, COUNTER);
-  if (counter === undefined) {
-    const created = { id: COUNTER, count };
-    return { first: 1, write: { kind: 'insert', collection: C.counters, doc: created } };
-  }
-  const last = counter.count;
-  if (typeof last !== 'number') throw new TypeError(`counter ${COUNTER} does not hold a number`);
-  const { version, ...fields } = counter;
-  const taken = { ...fields, count: last + count };
-  return { first: last + 1, write: { kind: 'replace', collection: C.counters, doc: taken, expectedVersion: version } };
+  const taken = planCounterAdd(read, COUNTER, count);
+  return { first: taken.count - count + 1, write: taken.write };
 };
