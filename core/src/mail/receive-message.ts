@@ -63,10 +63,8 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
     const documents = [...rawSlices(messageId, raw), { collection: C.messages, doc: record }, ...(extraction === undefined ? [] : [{ collection: C.extractions, doc: extraction }])];
     const outcome = await recorderFor(deps)(identity.id, { message: record, extraction, receivedEventId, documents });
     if (outcome.kind === 'not_live') return outcome;
-    if (outcome.kind === 'recorded') {
-      if (outcome.written && outcome.doc.pending_events.length > 0) await flusherFor(deps)(identity.id, outcome.doc);
-      return { kind: 'stored', messageId, duplicate: !outcome.inserted && !outcome.written };
-    }
+    // Recorded in that step, its events already in the log: there is no outbox to flush.
+    if (outcome.kind === 'recorded') return { kind: 'stored', messageId, duplicate: !outcome.inserted && !outcome.written };
     // Refused as planned: store the documents on their own, then record, as a store without it does.
   }
   // All three are insert-if-absent under ids derived from the message, so they need no order
