@@ -4,7 +4,7 @@
  * a delivery would. Answers every request with its id; never throws.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Extraction, ParseOutcome } from '@ephemail/core';
+import type { ParseOutcome } from '@ephemail/core';
 import { extractForDelivery } from '@ephemail/core';
 import type { MailParseOptions } from './postal-mime-mail-parser.js';
 import { createPostalMimeMailParser } from './postal-mime-mail-parser.js';
@@ -16,10 +16,15 @@ export interface ParseRequest {
   readonly envelopeFrom: string;
 }
 
+/** The outcome of one request, with the engine's answer in it when the worker ran the engine. */
 export interface ParseReply {
   readonly id: number;
   readonly outcome: ParseOutcome;
-  readonly extraction?: Extraction;
+}
+
+/** Sent once the thread has loaded its parser. */
+export interface WorkerReady {
+  readonly ready: true;
 }
 
 interface WorkerSetup {
@@ -32,23 +37,19 @@ if (port === null) throw new Error('parse-worker runs only as a worker thread');
 const setup = workerData as WorkerSetup;
 const parser = createPostalMimeMailParser(setup.options);
 
-export interface WorkerReady {
-  readonly ready: true;
-}
+/** The outcome with `extraction` added, as a delivery would compute it from the parsed message. */
+const withExtraction = (outcome: ParseOutcome): ParseOutcome => {
+  if (!outcome.ok || !setup.extract) return outcome;
+  try {
+    return { ...outcome, extraction: extractForDelivery(outcome.message) };
+  } catch {
+    // The main thread runs the engine itself and meets the same error there, where it is reported.
+    return outcome;
+  }
+};
 
 port.on('message', (request: ParseRequest) => {
-  void parser.parse(request.raw, request.envelopeFrom).then((outcome) => {
-    let extraction: Extraction | undefined;
-    if (outcome.ok && setup.extract) {
-      try {
-        extraction = extractForDelivery(outcome.message);
-      } catch {
-        // The main thread runs the engine itself and meets the same error there, where it is reported.
-      }
-    }
-    const reply: ParseReply = extraction === undefined ? { id: request.id, outcome } : { id: request.id, outcome, extraction };
-    port.postMessage(reply);
-  });
+  void parser.parse(request.raw, request.envelopeFrom).then((outcome) => port.postMessage({ id: request.id, outcome: withExtraction(outcome) } satisfies ParseReply));
 });
 
 // Messages posted while the thread was starting wait in its queue; the watchdog counts from here.

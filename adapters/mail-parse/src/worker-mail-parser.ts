@@ -113,7 +113,7 @@ export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): W
       const pending = current.pending.get(reply.id);
       if (pending === undefined) return;
       current.pending.delete(reply.id);
-      pending.resolve(reply.extraction === undefined || !reply.outcome.ok ? reply.outcome : { ...reply.outcome, extraction: reply.extraction });
+      pending.resolve(reply.outcome);
     });
     const replace = (): void => {
       if (current.worker !== worker || !current.alive) return;
