@@ -5,6 +5,26 @@ import type { ExecutionContext } from 'ava';
 /** One rule of the storage contract, checked against a fresh store. Keyed by its title. */
 export type ContractCase = (t: ExecutionContext, store: DocumentStore) => Promise<void>;
 
+/** The store's optional operations. */
+type OptionalOp = 'insertAll' | 'transact';
+
+/**
+ * A case of an optional operation: checked with the operation (bound to the store) when the store
+ * offers it; a store without it is told apart in the test's log, and core takes its other path
+ * with such a store.
+ */
+export const whenOffered =
+  <K extends OptionalOp>(op: K, check: (t: ExecutionContext, store: DocumentStore, call: NonNullable<DocumentStore[K]>) => Promise<void>): ContractCase =>
+  async (t, store) => {
+    const call = store[op];
+    if (call === undefined) {
+      t.log(`this store does not offer ${op}`);
+      t.pass();
+      return;
+    }
+    await check(t, store, call.bind(store) as NonNullable<DocumentStore[K]>);
+  };
+
 /** How many callers a race case sets against each other. */
 export const PARALLEL = 50;
 

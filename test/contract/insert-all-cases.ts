@@ -1,24 +1,12 @@
-import type { DocumentStore, NewDocument, NewEntry } from '@ephemail/core';
+import type { DocumentStore } from '@ephemail/core';
 import type { ExecutionContext } from 'ava';
 import type { ContractCase } from './contract-case.js';
-import { newCollection, newId, PARALLEL, times } from './contract-case.js';
+import { newCollection, newId, PARALLEL, times, whenOffered } from './contract-case.js';
 
-type InsertAll = <T extends NewDocument>(entries: readonly NewEntry<T>[]) => Promise<'inserted' | 'exists'>;
+type InsertAll = NonNullable<DocumentStore['insertAll']>;
 
-/**
- * `insertAll` is optional: a store without it is told apart in the test's log, and core takes
- * its other path with such a store (see the core test of the outbox path).
- */
-const offered =
-  (check: (t: ExecutionContext, store: DocumentStore, insertAll: InsertAll) => Promise<void>): ContractCase =>
-  async (t, store) => {
-    if (store.insertAll === undefined) {
-      t.log('this store does not offer insertAll');
-      t.pass();
-      return;
-    }
-    await check(t, store, store.insertAll.bind(store));
-  };
+/** `insertAll` is optional: see the core test of the outbox path for core's path without it. */
+const offered = (check: (t: ExecutionContext, store: DocumentStore, insertAll: InsertAll) => Promise<void>): ContractCase => whenOffered('insertAll', check);
 
 /** insertAll: several documents, of one collection or several, all or none. */
 export const insertAllCases: Record<string, ContractCase> = {

@@ -1,24 +1,12 @@
-import type { DocumentStore, Plan, PlanRead } from '@ephemail/core';
+import type { DocumentStore } from '@ephemail/core';
 import type { ExecutionContext } from 'ava';
 import type { ContractCase } from './contract-case.js';
-import { newCollection, newId, PARALLEL, times } from './contract-case.js';
+import { newCollection, newId, PARALLEL, times, whenOffered } from './contract-case.js';
 
-type Transact = <R>(plan: (read: PlanRead) => Plan<R>) => Promise<{ readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' }>;
+type Transact = NonNullable<DocumentStore['transact']>;
 
-/**
- * `transact` is optional: a store without it is told apart in the test's log, and core records
- * through the outbox with such a store (see the pipeline's recording-paths test).
- */
-const offered =
-  (check: (t: ExecutionContext, store: DocumentStore, transact: Transact) => Promise<void>): ContractCase =>
-  async (t, store) => {
-    if (store.transact === undefined) {
-      t.log('this store does not offer transact');
-      t.pass();
-      return;
-    }
-    await check(t, store, store.transact.bind(store));
-  };
+/** `transact` is optional: see the pipeline's recording-paths test for core's path without it. */
+const offered = (check: (t: ExecutionContext, store: DocumentStore, transact: Transact) => Promise<void>): ContractCase => whenOffered('transact', check);
 
 /** Adds one to a counter document through a plan that reads it and replaces it at the version read. */
 const bump = (transact: Transact, collection: string, id: string) =>

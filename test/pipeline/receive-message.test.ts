@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createMemoryDocumentStore, EXTRACTION_BOUNDS } from '@ephemail/core';
-import { failingOnce, mail, principalFor, rightOf, service, smtpEnvelope } from './support.js';
+import { mail, principalFor, rightOf, service, smtpEnvelope } from './support.js';
 
 const CODE_MAIL = (to: string) => mail(to, 'Your sign-in code', 'Hello,\n\nYour verification code is 583920.\nIt expires in 10 minutes.\n');
 
@@ -92,22 +92,6 @@ test('pipeline: a large message is kept whole in slices and its raw bytes come b
   t.true(view.text.length <= 256 * 1024);
 });
 
-test('pipeline: a store failure mid-delivery throws (so SMTP answers 451) and the retry records exactly once', async (t) => {
-  const store = failingOnce(createMemoryDocumentStore());
-  const app = service(store);
-  await app.init();
-  const principal = await principalFor(app);
-  const identity = rightOf(await app.identities.create(principal, { label: 'crash' }));
-  const raw = CODE_MAIL(identity.email);
-  store.arm();
-  await t.throwsAsync(() => app.mail.ingress.deliver(raw, smtpEnvelope(identity.email)), { message: /disk full/ });
-  const [retry] = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
-  t.like(retry, { kind: 'stored' });
-  const types = rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items.map((e) => e.type);
-  t.deepEqual(types, ['extraction.completed', 'email.received', 'identity.activated', 'identity.provisioned']);
-  t.is(rightOf(await app.messages.list(principal, identity.id, { limit: 10, offset: 0 })).total, 1);
-});
-
 test('pipeline: a long-poll in one service is answered when another service over the same store receives the mail', async (t) => {
   const store = createMemoryDocumentStore();
   const waiterSide = service(store);
@@ -156,45 +140,6 @@ test('pipeline: raw bytes come back identical whether their slices are ASCII, 8-
     t.true(await store.replace('message_chunks', { id, data: bytes.toString('base64') }, chunk.version));
   }
   t.true(rightOf(await app.messages.raw(principal, identity.id, outcome.messageId)).equals(raw));
-});
-
-test('pipeline: twenty concurrent deliveries to one identity log each event once, in the order of its history, with no gap rows', async (t) => {
-  const store = createMemoryDocumentStore();
-  const app = service(store);
-  await app.init();
-  const principal = await principalFor(app);
-  const identity = rightOf(await app.identities.create(principal, { label: 'busy' }));
-  let sent = 0;
-  const session = async (): Promise<void> => {
-    while (sent < 200) {
-      sent += 1;
-      const [outcome] = await app.mail.ingress.deliver(mail(identity.email, 'Busy', `message ${sent}`), smtpEnvelope(identity.email));
-      t.is(outcome?.kind, 'stored');
-    }
-  };
-  await Promise.all(Array.from({ length: 20 }, session));
-  const logged = (await store.find('events', { where: { identity_id: identity.id }, sort: { field: 'position', direction: 'asc' } })).map((e) => e.seq as number);
-  t.is(await store.count('events', { where: { type: 'log.gap' } }), 0);
-  t.deepEqual(logged, Array.from({ length: logged.length }, (_, i) => i + 1));
-  t.is(logged.length, 202); // created, activated, and one email.received per message
-  const record = await store.get('identities', identity.id);
-  t.deepEqual(record?.pending_events, []);
-});
-
-test('pipeline: the same message delivered by ten sessions at once is stored and evented once', async (t) => {
-  const store = createMemoryDocumentStore();
-  const app = service(store);
-  await app.init();
-  const principal = await principalFor(app);
-  const identity = rightOf(await app.identities.create(principal, { label: 'same' }));
-  const raw = mail(identity.email, 'Same', 'Your code is 604211');
-  const outcomes = (await Promise.all(Array.from({ length: 10 }, () => app.mail.ingress.deliver(raw, smtpEnvelope(identity.email))))).flat();
-  t.is(new Set(outcomes.map((o) => (o.kind === 'stored' ? o.messageId : o.kind))).size, 1);
-  t.is(outcomes.filter((o) => o.kind === 'stored' && !o.duplicate).length, 1);
-  t.is(await store.count('messages', { where: { identity_id: identity.id } }), 1);
-  t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 1);
-  t.is(await store.count('events', { where: { identity_id: identity.id, type: 'extraction.completed' } }), 1);
-  t.is((await store.get('identities', identity.id))?.message_count, 1);
 });
 
 test('pipeline: the engine reads the top 32 KiB of a body: a code after 50 KiB of prose is kept in the message, not extracted', async (t) => {

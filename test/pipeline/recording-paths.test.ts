@@ -87,6 +87,7 @@ for (const [path, makeStore] of PATHS) {
       (await logOf(store, identity.id)).map((e) => e.type),
       ['identity.provisioned', 'identity.activated', 'email.received', 'extraction.completed'],
     );
+    t.is(rightOf(await app.messages.list(principal, identity.id, { limit: 10, offset: 0 })).total, 1);
     const [again] = await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
     t.like(again, { kind: 'stored', duplicate: true });
     t.is((await logOf(store, identity.id)).length, 4);
@@ -100,8 +101,11 @@ for (const [path, makeStore] of PATHS) {
     const identity = rightOf(await app.identities.create(principal, { label: 'same' }));
     const raw = mail(identity.email, 'Same', 'Your code is 604211');
     const outcomes = (await Promise.all(Array.from({ length: 10 }, () => app.mail.ingress.deliver(raw, smtpEnvelope(identity.email))))).flat();
+    t.is(new Set(outcomes.map((o) => (o.kind === 'stored' ? o.messageId : o.kind))).size, 1);
     t.is(outcomes.filter((o) => o.kind === 'stored' && !o.duplicate).length, 1);
+    t.is(await store.count('messages', { where: { identity_id: identity.id } }), 1);
     t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 1);
+    t.is(await store.count('events', { where: { identity_id: identity.id, type: 'extraction.completed' } }), 1);
     t.like(await store.get('identities', identity.id), { message_count: 1, pending_events: [] });
   });
 }
