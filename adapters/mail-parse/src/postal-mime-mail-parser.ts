@@ -1,7 +1,7 @@
 import type { MessageParser, ParseFailure, ParseOutcome } from '@ephemail/core';
 import PostalMime from 'postal-mime';
 import { DEFAULT_LIMITS, precheck, type MailParseLimits } from './limits.js';
-import { installPlainBodyCollector } from './plain-body-collector.js';
+import { installBodyDecoders } from './body-decoders.js';
 import { toParsedMessage } from './to-parsed-message.js';
 
 /** Options of the parser: any subset of the limits, plus the envelope sender when known. */
@@ -28,9 +28,10 @@ export interface PostalMimeMailParser extends MessageParser {
  */
 export const createPostalMimeMailParser = (options: MailParseOptions = {}): PostalMimeMailParser => {
   const limits: MailParseLimits = { ...DEFAULT_LIMITS, ...options };
-  installPlainBodyCollector();
   const parse = async (raw: Uint8Array, envelopeFrom = ''): Promise<ParseOutcome> => {
     const started = performance.now();
+    // Once per process; after that a check of one variable (see removeBodyDecoders).
+    installBodyDecoders();
     const checked = precheck(raw, limits);
     if (checked._tag !== 'BodyTypes') return failure(checked);
     try {
