@@ -1,5 +1,6 @@
 import { shapeOf } from './code-shape.js';
 import { eachMatch } from './each-match.js';
+import { maskLinksAndAddresses } from './mask.js';
 import { TIME_WORDS, compileWords } from './lexicon.js';
 import type { Hits, MessageView, Segment, Source } from './segments.js';
 import { codeTokens } from './tokens.js';
@@ -132,25 +133,15 @@ const spans = (re: RegExp, text: string): [number, number][] => {
 };
 const inside = (list: [number, number][], s: number, e: number): boolean => list.some(([a, b]) => s >= a && e <= b);
 
-/** Finds every plausible code sighting in one segment. */
-// URLs and addresses are blanked (same length, offsets kept) before scanning: their pieces are
-// never codes, and long tokenised URLs were most of the scanning cost.
-// The lookbehind starts an address only where a run of address characters starts: without it
-// the engine retried from every position of a long word run (quadratic on 50 KiB bodies).
-const MASK_RE = /https?:\/\/[^\s<>"]+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g;
-
-const URL_MASK_RE = /https?:\/\/[^\s<>"]+/g;
-
-// Each pattern below needs a character most segments lack ('@' for addresses and origin lines,
-// "http" for URLs, '+' or '(' for phone numbers): without it, the pattern cannot match and its
-// scan (the address branch tries every run of word characters) is skipped.
-const masked = (t: string): string => {
-  const re = t.includes('@') ? MASK_RE : t.includes('http') ? URL_MASK_RE : undefined;
-  return re === undefined ? t : t.replace(re, (m) => ' '.repeat(m.length));
-};
-
+/**
+ * Finds every plausible code sighting in one segment. Each pattern below needs a character most
+ * segments lack ('@' for origin lines, '+' or '(' for phone numbers): without it, the pattern
+ * cannot match and its scan is skipped.
+ */
 const scanSegment = (seg: Segment, subject: number): CodeSighting[] => {
-  const text = masked(seg.text);
+  // URLs and addresses are blanked (same length, offsets kept) before scanning: their pieces are
+  // never codes, and long tokenised URLs were most of the scanning cost.
+  const text = maskLinksAndAddresses(seg.text);
   const out: CodeSighting[] = [];
   const phones = text.includes('+') || text.includes('(') ? spans(PHONE_RE, text) : [];
   const grouped: [number, number][] = [];
