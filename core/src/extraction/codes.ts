@@ -19,8 +19,8 @@ export interface CodeSighting {
 
 // Digit groups split by one space; one digit per cell (tokens are read by codeTokens).
 // Groups of one length only ("123 456", "12 34 56"): "2024 12" is a date and time, not a code.
-const SPLIT_RE = /(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+])(?:\d{3}(?:[ \u00a0]\d{3}){1,2}|\d{4}[ \u00a0]\d{4}|\d{2}(?:[ \u00a0]\d{2}){2,3})(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
-const CELLS_RE = /(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+])\d(?:[ \t\u00a0]{1,3}\d){3,9}(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
+export const SPLIT_RE = /\d(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+][\s\S])(?:\d{2}(?:[ \u00a0]\d{3}){1,2}|\d{3}[ \u00a0]\d{4}|\d(?:[ \u00a0]\d{2}){2,3})(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
+export const CELLS_RE = /\d(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+][\s\S])(?:[ \t\u00a0]{1,3}\d){3,9}(?![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff]|[.,:]\d)/g;
 const ORIGIN_RE = /^@([a-z0-9.-]+\.[a-z]{2,}) #([A-Za-z0-9-]{4,12})[ \t]*$/gm;
 const PHONE_RE = /\+\d{1,3}[\d \u00a0().-]{5,}\d|\(\d{3}\)[ \u00a0]?\d{3}-\d{4}/g;
 const TIME_AFTER = compileWords(TIME_WORDS, 'iy');
