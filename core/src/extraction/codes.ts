@@ -2,7 +2,7 @@ import { shapeOf } from './code-shape.js';
 import { eachMatch } from './each-match.js';
 import { maskLinksAndAddresses } from './mask.js';
 import { TIME_WORDS, compileWords } from './lexicon.js';
-import type { Hits, MessageView, Segment, Source } from './segments.js';
+import { firstAtOrAfter, type Hits, type MessageView, type Segment, type Source } from './segments.js';
 import { codeTokens } from './tokens.js';
 
 /** A code seen once in one segment, with the signals its surroundings give. */
@@ -32,18 +32,19 @@ const lineBounds = (text: string, start: number, end: number): [number, number] 
   return [a, b < 0 ? text.length : b];
 };
 
-const lastBefore = (hits: Hits, pos: number, from: number): number | undefined => {
-  let found: number | undefined;
-  for (const [s, e] of hits) {
-    if (s >= pos) break;
-    if (e <= pos && s >= from) found = e;
-  }
-  return found;
+/** End of the last hit that starts at or after `from` and ends by `pos` (before which it starts), if any. */
+export const lastBefore = (hits: Hits, pos: number, from: number): number | undefined => {
+  // The last hit starting before pos; if it runs past pos, the one before it ends by its start.
+  let i = firstAtOrAfter(hits, pos) - 1;
+  if ((hits[i]?.[1] ?? 0) > pos) i -= 1;
+  const hit = hits[i];
+  return hit !== undefined && hit[0] >= from ? hit[1] : undefined;
 };
 
-const firstAfter = (hits: Hits, pos: number, to: number): number | undefined => {
-  for (const [s] of hits) if (s >= pos && s < to) return s;
-  return undefined;
+/** Start of the first hit that starts in `[pos, to)`, if any. */
+export const firstAfter = (hits: Hits, pos: number, to: number): number | undefined => {
+  const s = hits[firstAtOrAfter(hits, pos)]?.[0];
+  return s !== undefined && s < to ? s : undefined;
 };
 
 // The character tests of `glued` and `contextSignals`, compiled once: a pattern literal in a
@@ -74,7 +75,9 @@ const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): bo
   for (let seen = 0; end > 0 && seen < lines; ) {
     const start = seg.text.lastIndexOf('\n', end - 1) + 1;
     if (seg.text.slice(start, end).trim().length > 0) {
-      if (seg.codeWords(end).some(([s, e]) => s >= start && e <= end)) return true;
+      // A hit within the line: the first one starting in it ends first.
+      const hits = seg.codeWords(end);
+      if ((hits[firstAtOrAfter(hits, start)]?.[1] ?? Number.POSITIVE_INFINITY) <= end) return true;
       seen += 1;
     }
     end = start - 1;

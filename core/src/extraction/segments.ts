@@ -9,6 +9,23 @@ export type Source = 'subject' | 'text' | 'html';
 /** Start and end offsets of keyword hits in a segment, in ascending order. */
 export type Hits = readonly (readonly [number, number])[];
 
+/**
+ * Index of the first hit that starts at or after `pos` (`hits.length` when none), by binary
+ * search. Hits of one scan never overlap, so their ends ascend with their starts too. Walking
+ * the list from its start for every question made a segment with thousands of hits and codes
+ * quadratic (a 99,000-character text of them took most of a second).
+ */
+export const firstAtOrAfter = (hits: Hits, pos: number): number => {
+  let lo = 0;
+  let hi = hits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((hits[mid]?.[0] ?? 0) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+
 /** One readable part of a message, with its keyword hits found as far as they are asked for. */
 export interface Segment {
   readonly source: Source;
@@ -37,27 +54,27 @@ const DECOY_RE = compileWords(DECOY_WORDS);
 const FOOTER_RE = /\n--[ \t]?\n/;
 
 /**
- * True for a character no decoy word holds (digits and ASCII punctuation other than `-` and `.`),
- * so no hit of a full scan runs across the position after it. Tested against the lexicon.
+ * Hits of a pattern that start in `[from, to)`, as one full left-to-right scan of the text finds
+ * them. The scan is made once, on the first question, and kept: decoy words are asked about only
+ * in the twenty characters before each code, but a search from just before that point ran on to
+ * the next hit, most often the end of the segment, for every code.
  */
-export const breaksDecoys = (c: number): boolean => (c >= 33 && c <= 64 && c !== 45 && c !== 46) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
-
-/**
- * Hits of a pattern that start in `[from, to)`, exactly as one full left-to-right scan finds
- * them, scanning only from the last character before `from` that no hit can hold. Decoy words
- * are asked about only in the twenty characters before a code; scanning the segment up to each
- * code for them cost as much as the code words.
- */
-const windowHits = (re: RegExp, text: string, breaks: (c: number) => boolean): ((from: number, to: number) => Hits) => (from, to) => {
-  let at = Math.min(from, text.length);
-  while (at > 0 && !breaks(text.charCodeAt(at - 1))) at -= 1;
-  const found: (readonly [number, number])[] = [];
-  for (re.lastIndex = at; ; ) {
-    const m = re.exec(text);
-    if (m === null || m.index >= to) return found;
-    re.lastIndex = m.index + m[0].length;
-    if (m.index >= from) found.push([m.index, re.lastIndex]);
-  }
+const windowHits = (re: RegExp, text: string): ((from: number, to: number) => Hits) => {
+  let all: (readonly [number, number])[] | undefined;
+  return (from, to) => {
+    if (all === undefined) {
+      all = [];
+      for (re.lastIndex = 0; ; ) {
+        const m = re.exec(text);
+        if (m === null) break;
+        re.lastIndex = m.index + m[0].length;
+        all.push([m.index, re.lastIndex]);
+      }
+    }
+    const found: (readonly [number, number])[] = [];
+    for (let i = firstAtOrAfter(all, from); i < all.length && (all[i]?.[0] ?? to) < to; i += 1) found.push(all[i] ?? [0, 0]);
+    return found;
+  };
 };
 
 // Keyword hits are computed on use: a segment without any code-shaped token never pays for
@@ -69,7 +86,7 @@ const segment = (source: Source, raw: string): Segment => {
     source,
     text,
     codeWords: codeWordHits(text),
-    decoyWords: windowHits(DECOY_RE, text, breaksDecoys),
+    decoyWords: windowHits(DECOY_RE, text),
     footerAt: footer ? footer.index : text.length,
   };
 };

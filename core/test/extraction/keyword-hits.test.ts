@@ -2,13 +2,9 @@ import test from 'ava';
 import fc from 'fast-check';
 import { CODE_WORD_PATTERN, codeWordHits } from '../../src/extraction/code-word-hits.js';
 import { DECOY_WORDS, compileWords } from '../../src/extraction/lexicon.js';
-import { breaksDecoys, viewMessage } from '../../src/extraction/segments.js';
+import { firstAfter, lastBefore } from '../../src/extraction/codes.js';
+import { firstAtOrAfter, viewMessage, type Hits } from '../../src/extraction/segments.js';
 import { message } from './helpers.js';
-
-test('keyword hits: no decoy word holds a character that decoy hits are cut at', (t) => {
-  const held = DECOY_WORDS.flatMap((w) => [...w].filter((c) => breaksDecoys(c.charCodeAt(0))));
-  t.deepEqual(held, []);
-});
 
 test('keyword hits: decoy hits of a window are those of one full scan that start in it', (t) => {
   const full = compileWords(DECOY_WORDS);
@@ -45,5 +41,35 @@ test('keyword hits: code-word hits, asked for piece by piece, are those of the c
       }
       t.deepEqual(hits(Number.POSITIVE_INFINITY), full);
     }),
+  );
+});
+
+test('keyword hits: the hit before or after a code is found by search as a walk through all hits finds it', (t) => {
+  // Hits of one scan: ascending, never overlapping.
+  const hits = fc.array(fc.tuple(fc.nat(5), fc.integer({ min: 1, max: 6 })), { maxLength: 20 }).map((gaps) => {
+    const out: [number, number][] = [];
+    let at = 0;
+    for (const [gap, length] of gaps) {
+      out.push([at + gap, at + gap + length]);
+      at += gap + length;
+    }
+    return out;
+  });
+  const walkBefore = (list: Hits, pos: number, from: number): number | undefined => {
+    let found: number | undefined;
+    for (const [s, e] of list) {
+      if (s >= pos) break;
+      if (e <= pos && s >= from) found = e;
+    }
+    return found;
+  };
+  const walkAfter = (list: Hits, pos: number, to: number): number | undefined => list.find(([s]) => s >= pos && s < to)?.[0];
+  fc.assert(
+    fc.property(hits, fc.nat(80), fc.nat(80), fc.nat(80), (list, a, b, c) => {
+      t.is(firstAtOrAfter(list, a), list.findIndex(([s]) => s >= a) < 0 ? list.length : list.findIndex(([s]) => s >= a));
+      t.is(lastBefore(list, a, Math.min(a, b)), walkBefore(list, a, Math.min(a, b)));
+      t.is(firstAfter(list, a, a + c), walkAfter(list, a, a + c));
+    }),
+    { numRuns: 3000 },
   );
 });
