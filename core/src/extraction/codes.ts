@@ -4,6 +4,7 @@ import { maskLinksAndAddresses } from './mask.js';
 import { TIME_WORDS, compileWords } from './lexicon.js';
 import { firstAtOrAfter, type Hits, type MessageView, type Segment, type Source } from './segments.js';
 import { codeTokens } from './tokens.js';
+import { isTrimmed } from './whitespace.js';
 
 /** A code seen once in one segment, with the signals its surroundings give. */
 export interface CodeSighting {
@@ -26,11 +27,6 @@ const PHONE_RE = /\+\d{1,3}[\d \u00a0().-]{5,}\d|\(\d{3}\)[ \u00a0]?\d{3}-\d{4}/
 const TIME_AFTER = compileWords(TIME_WORDS, 'iy');
 const BASE = -3;
 
-const lineBounds = (text: string, start: number, end: number): [number, number] => {
-  const a = text.lastIndexOf('\n', start - 1) + 1;
-  const b = text.indexOf('\n', end);
-  return [a, b < 0 ? text.length : b];
-};
 
 /** End of the last hit that starts at or after `from` and ends by `pos` (before which it starts), if any. */
 export const lastBefore = (hits: Hits, pos: number, from: number): number | undefined => {
@@ -55,7 +51,6 @@ const DIGIT = /[0-9]/;
 const STOP = /[.,:]/;
 const ALNUM = /[0-9A-Za-z]/;
 const LETTER = /[A-Za-z\u00c0-\u024f\u0400-\u04ff]/;
-const END_STOP = /[.:]$/;
 const OPENS = /[(（[【][^)）\]】]{0,14}$/;
 const CLOSES = /^\s?[)）\]】]/;
 
@@ -85,20 +80,60 @@ const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): bo
   return false;
 };
 
+// How far from a code its line is read: the furthest any signal looks before it (a code word up
+// to 100 characters back) and after it (a code word up to 30 characters on). Reading the whole
+// line for every code made a long line of codes quadratic (a 99,000-character line of them took
+// a third of a second).
+const LOOK_BACK = 100;
+const LOOK_AHEAD = 30;
+
+/** Where the line holding `start` starts, or `start - within` when it starts further back. */
+const lineStartWithin = (text: string, start: number, within: number): number => {
+  const from = Math.max(0, start - within);
+  let at = start;
+  while (at > from && text.charCodeAt(at - 1) !== 10) at -= 1;
+  return at;
+};
+
+/** Where the line holding `end` ends, or `end + within` (the text's end at most) when it ends further on. */
+const lineEndWithin = (text: string, end: number, within: number): number => {
+  const to = Math.min(text.length, end + within);
+  let at = end;
+  while (at < to && text.charCodeAt(at) !== 10) at += 1;
+  return at;
+};
+
+/**
+ * Where the line of the code at `[start, end)` starts when the code is alone on it, else -1.
+ * Alone: the line, trimmed and without one final '.' or ':', is exactly `printed`. Read outwards
+ * from the code over blanks only, so a long line costs no more than a short one.
+ */
+export const aloneOnLine = (text: string, start: number, end: number, printed: string): number => {
+  if (end - start !== printed.length || !text.startsWith(printed, start)) return -1;
+  let i = end;
+  if (text.charCodeAt(i) === 46 || text.charCodeAt(i) === 58) i += 1;
+  while (i < text.length && text.charCodeAt(i) !== 10 && isTrimmed(text.charCodeAt(i))) i += 1;
+  if (i < text.length && text.charCodeAt(i) !== 10) return -1;
+  let j = start - 1;
+  while (j >= 0 && text.charCodeAt(j) !== 10 && isTrimmed(text.charCodeAt(j))) j -= 1;
+  return j < 0 || text.charCodeAt(j) === 10 ? j + 1 : -1;
+};
+
 /** Scores one sighting from its context; each signal is a log-odds contribution. */
 const contextSignals = (sig: Record<string, number>, seg: Segment, start: number, end: number, printed: string): void => {
   const text = seg.text;
-  const [ls, le] = lineBounds(text, start, end);
-  const line = text.slice(ls, le).trim().replace(END_STOP, '');
-  const kw = lastBefore(seg.codeWords(start), start, Math.max(ls, start - 100));
+  // The line around the code is read only as far as a signal looks (see LOOK_BACK).
+  const ls = lineStartWithin(text, start, LOOK_BACK);
+  const kw = lastBefore(seg.codeWords(start), start, ls);
   if (kw !== undefined) sig.keyword_before = start - kw <= 40 ? 2.5 : 1.5;
-  const alone = line === printed;
+  const lineStart = aloneOnLine(text, start, end, printed);
+  const alone = lineStart >= 0;
   if (alone) sig.alone_on_line = 1.5;
   if (alone && kw === undefined) {
-    if (previousLineHasWord(seg, ls, 1)) sig.keyword_line_above = 2;
-    else if (previousLineHasWord(seg, ls, 2)) sig.keyword_line_above = 1.2;
+    if (previousLineHasWord(seg, lineStart, 1)) sig.keyword_line_above = 2;
+    else if (previousLineHasWord(seg, lineStart, 2)) sig.keyword_line_above = 1.2;
   }
-  const after = Math.min(le, end + 30);
+  const after = lineEndWithin(text, end, LOOK_AHEAD);
   if (firstAfter(seg.codeWords(after), end, after) !== undefined) sig.keyword_after = 1.8;
   const near = Math.max(ls, start - 20);
   const decoy = lastBefore(seg.decoyWords(near, start), start, near);
@@ -129,12 +164,27 @@ const sighting = (seg: Segment, start: number, printed: string, subject: number,
   return { value: shape.value, printed, source: seg.source, start, score, signals, snippet };
 };
 
-const spans = (re: RegExp, text: string): [number, number][] => {
-  const out: [number, number][] = [];
-  eachMatch(re, text, (m) => out.push([m.index, m.index + m[0].length]));
-  return out;
-};
-const inside = (list: [number, number][], s: number, e: number): boolean => list.some(([a, b]) => s >= a && e <= b);
+/**
+ * Spans of a segment that no code may lie inside (phone numbers, digit groups already read). For
+ * each character, the furthest end of a span over it: whether a span holds `[s, e)` is then one
+ * look-up. Looking through every span for every token made a text of thousands of digit groups
+ * quadratic (a 99,000-character one took over a second). Only a segment with a span pays for the
+ * array.
+ */
+export class Covered {
+  private reach: Int32Array | undefined;
+
+  constructor(private readonly length: number) {}
+
+  add(start: number, end: number): void {
+    const reach = (this.reach ??= new Int32Array(this.length));
+    for (let i = start; i < end; i += 1) if ((reach[i] ?? 0) < end) reach[i] = end;
+  }
+
+  holds(start: number, end: number): boolean {
+    return this.reach !== undefined && (this.reach[start] ?? 0) >= end;
+  }
+}
 
 /**
  * Finds every plausible code sighting in one segment. Each pattern below needs a character most
@@ -146,8 +196,9 @@ const scanSegment = (seg: Segment, subject: number): CodeSighting[] => {
   // never codes, and long tokenised URLs were most of the scanning cost.
   const text = maskLinksAndAddresses(seg.text);
   const out: CodeSighting[] = [];
-  const phones = text.includes('+') || text.includes('(') ? spans(PHONE_RE, text) : [];
-  const grouped: [number, number][] = [];
+  // Phone numbers, then digit groups as they are read: a code inside either is not read again.
+  const covered = new Covered(text.length);
+  if (text.includes('+') || text.includes('(')) eachMatch(PHONE_RE, text, (m) => covered.add(m.index, m.index + m[0].length));
   if (text.includes('@')) {
     eachMatch(ORIGIN_RE, text, (m) => {
       const code = m[2] ?? '';
@@ -157,8 +208,8 @@ const scanSegment = (seg: Segment, subject: number): CodeSighting[] => {
   }
   for (const re of [CELLS_RE, SPLIT_RE]) {
     eachMatch(re, text, (m) => {
-      if (inside(phones, m.index, m.index + m[0].length) || inside(grouped, m.index, m.index + m[0].length)) return;
-      grouped.push([m.index, m.index + m[0].length]);
+      if (covered.holds(m.index, m.index + m[0].length)) return;
+      covered.add(m.index, m.index + m[0].length);
       const s = sighting(seg, m.index, m[0], subject, { split: -0.3 });
       if (s) out.push(s);
     });
@@ -168,7 +219,7 @@ const scanSegment = (seg: Segment, subject: number): CodeSighting[] => {
     const printed = token.includes('\u2010') || token.includes('\u2011') ? token.replace(/[\u2010\u2011]/g, '-') : token;
     // The shape is the cheapest test and refuses most tokens (plain words), so it comes first.
     const shape = shapeOf(printed);
-    if (!shape || glued(text, s, e) || inside(phones, s, e) || inside(grouped, s, e)) return;
+    if (!shape || glued(text, s, e) || covered.holds(s, e)) return;
     const found = sighting(seg, s, printed, subject, undefined, shape);
     if (found) out.push(found);
   });
