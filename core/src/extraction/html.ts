@@ -88,28 +88,30 @@ const isInvisible = (c: number): boolean => (c >= 0x200b && c <= 0x200f) || c ==
 const isBlank = (c: number): boolean => c === 32 || c === 9 || c === 13 || c === 10 || c === 12 || c === 0xa0;
 
 /**
- * Drops invisible characters, then folds each run of blanks to one space; in one pass, and
- * returning the text itself when nothing changes (most runs), instead of two pattern replaces.
+ * Drops invisible characters in `s[from, to)`, then folds each run of blanks to one space; in one
+ * pass, read in place, and returning the range itself when nothing changes (most runs). Printable
+ * ASCII, most of any run, is neither blank nor invisible and is passed over with one test.
  */
-const squash = (s: string): string => {
+const squash = (s: string, from = 0, to = s.length): string => {
   let out = '';
-  let from = 0;
+  let start = from;
   let inBlanks = false;
-  for (let i = 0; i < s.length; i += 1) {
+  for (let i = from; i < to; i += 1) {
     const c = s.charCodeAt(i);
-    if (isInvisible(c) || (inBlanks && isBlank(c))) {
-      out += s.slice(from, i);
-      from = i + 1;
+    if (c > 32 && c < 0xa0) inBlanks = false;
+    else if (isInvisible(c) || (inBlanks && isBlank(c))) {
+      out += s.slice(start, i);
+      start = i + 1;
     } else if (!isBlank(c)) inBlanks = false;
     else {
       inBlanks = true;
       if (c !== 32) {
-        out += `${s.slice(from, i)} `;
-        from = i + 1;
+        out += `${s.slice(start, i)} `;
+        start = i + 1;
       }
     }
   }
-  return from === 0 ? s : out + s.slice(from);
+  return start === from ? (from === 0 && to === s.length ? s : s.slice(from, to)) : out + s.slice(start, to);
 };
 
 /** True when `s` holds only the blanks `squash` folds (space, tab, CR, LF, form feed, no-break space) in `[from, to)`. */
@@ -145,6 +147,8 @@ class Walker {
   anchor: OpenAnchor | undefined;
   /** Position of the first ':' at or after the last position searched from, or Infinity. */
   nextColon = -1;
+  /** Position of the first '&' at or after the last position searched from, or Infinity. */
+  nextAmp = -1;
 
   constructor(readonly html: string) {}
 
@@ -168,6 +172,22 @@ class Walker {
     // Indentation between tags is most of the text of mail HTML: it squashes to one space.
     if (onlyBlanks(raw)) return this.emit(' ');
     const s = squash(decodeEntities(raw));
+    if (s.length > 0) this.emit(s);
+  }
+
+  /**
+   * The text run `[from, to)` of the body, read in place: only a run holding a character
+   * reference is cut out and decoded first, as `text` does. The next '&' is found once and reused
+   * by every run before it, so the body is searched for it once in all.
+   */
+  run(from: number, to: number): void {
+    if (onlyBlanks(this.html, from, to)) return this.emit(' ');
+    if (this.nextAmp < from) {
+      const at = this.html.indexOf('&', from);
+      this.nextAmp = at < 0 ? Number.POSITIVE_INFINITY : at;
+    }
+    if (this.nextAmp < to) return this.text(this.html.slice(from, to));
+    const s = squash(this.html, from, to);
     if (s.length > 0) this.emit(s);
   }
 
@@ -263,20 +283,18 @@ export const htmlToView = (html: string): HtmlView => {
   for (;;) {
     const lt = html.indexOf('<', pos);
     if (lt < 0) break;
-    // Indentation between tags is tested in place, so most runs are never cut out of the body.
-    if (lt > pos && !w.skip) {
-      if (onlyBlanks(html, pos, lt)) w.emit(' ');
-      else w.text(html.slice(pos, lt));
-    }
-    if (html.startsWith('<!--', lt)) pos = skipTo(lt, '-->');
-    else if (html.startsWith('<![CDATA[', lt)) pos = skipTo(lt, ']]>');
+    if (lt > pos && !w.skip) w.run(pos, lt);
+    // Only a '<!' can open a comment or a character-data section: one test for every other tag.
+    const bang = html.charCodeAt(lt + 1) === 33;
+    if (bang && html.startsWith('<!--', lt)) pos = skipTo(lt, '-->');
+    else if (bang && html.startsWith('<![CDATA[', lt)) pos = skipTo(lt, ']]>');
     else {
       if (gt < lt) gt = html.indexOf('>', lt);
       if (gt < 0) return finish(w, html.slice(lt));
       const closing = html.charCodeAt(lt + 1) === 47;
       const from = closing ? lt + 2 : lt + 1;
       const end = tagNameEnd(html, from, lt);
-      const declaration = html[lt + 1] === '!' || html[lt + 1] === '?';
+      const declaration = bang || html.charCodeAt(lt + 1) === 63;
       if (end >= 0) w.tag(closing, nameKey(html, from, end), end, gt);
       else if (!declaration) w.text('<');
       pos = end >= 0 || declaration ? gt + 1 : lt + 1;
