@@ -1,4 +1,3 @@
-import { eachMatch } from './each-match.js';
 import { decodeEntities } from './entities.js';
 import type { MessageLink } from './types.js';
 import { isTrimmed } from './whitespace.js';
@@ -72,16 +71,70 @@ const selfClosing = (s: string, from: number, to: number): boolean => {
   return at >= from && s.charCodeAt(at) === 47;
 };
 
-const ATTR = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
+// Attributes are read as the pattern `name\s*=\s*value` finds them, scanning left to right: a
+// name starts with a letter, '_' or ':' and runs on over letters, digits and `_:.-`; a value is
+// double-quoted, single-quoted, or a bare run of characters other than blanks and `"'=<>\``.
+const isAttrStart = (c: number): boolean => isLetter(c) || c === 95 || c === 58;
+const isAttrChar = (c: number): boolean => isAttrStart(c) || (c >= 48 && c <= 57) || c === 45 || c === 46;
+const isBareChar = (c: number): boolean => !isTrimmed(c) && c !== 34 && c !== 39 && c !== 61 && c !== 60 && c !== 62 && c !== 96;
 
-const attrs = (source: string): Map<string, string> => {
-  const out = new Map<string, string>();
-  eachMatch(ATTR, source, (m) => {
-    const name = (m[1] ?? '').toLowerCase();
-    if (!out.has(name)) out.set(name, decodeEntities(m[2] ?? m[3] ?? m[4] ?? ''));
-  });
+/** True when `s[from, to)` is `name` (given in lower case), ignoring the case of letters. */
+const namedAs = (s: string, from: number, to: number, name: string): boolean => {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i += 1) if ((s.charCodeAt(from + i) | 32) !== name.charCodeAt(i)) return false;
+  return true;
+};
+
+/**
+ * The value of the first attribute named `names[i]` (given in lower case) in the tag text
+ * `s[from, to)`, decoded, for each `i`: read in place, and only the values asked for are cut out.
+ * A name with no '=' and value after it is passed over, and scanning goes on after the name, so
+ * a broken attribute's text is read again for names. Once a quote is found unclosed in the tag,
+ * no later value in it can close with it: that is remembered, so each quote is searched once.
+ */
+const attrs = (s: string, from: number, to: number, names: readonly string[]): (string | undefined)[] => {
+  const out: (string | undefined)[] = names.map(() => undefined);
+  const unclosed = [false, false];
+  let i = from;
+  while (i < to) {
+    if (!isAttrStart(s.charCodeAt(i))) {
+      i += 1;
+      continue;
+    }
+    const nameFrom = i;
+    while (i < to && isAttrChar(s.charCodeAt(i))) i += 1;
+    let at = i;
+    while (at < to && isTrimmed(s.charCodeAt(at))) at += 1;
+    if (at >= to || s.charCodeAt(at) !== 61) continue;
+    at += 1;
+    while (at < to && isTrimmed(s.charCodeAt(at))) at += 1;
+    const q = s.charCodeAt(at);
+    let valueFrom = at;
+    let valueTo = at;
+    if (q === 34 || q === 39) {
+      const close = unclosed[q & 1] ? -1 : s.indexOf(q === 34 ? '"' : "'", at + 1);
+      if (close < 0 || close >= to) {
+        unclosed[q & 1] = true;
+        continue;
+      }
+      valueFrom = at + 1;
+      valueTo = close;
+      at = close + 1;
+    } else {
+      while (at < to && isBareChar(s.charCodeAt(at))) at += 1;
+      if (at === valueFrom) continue;
+      valueTo = at;
+    }
+    const nameTo = i;
+    const k = names.findIndex((name, n) => out[n] === undefined && namedAs(s, nameFrom, nameTo, name));
+    if (k >= 0) out[k] = decodeEntities(s.slice(valueFrom, valueTo));
+    i = at;
+  }
   return out;
 };
+
+const ANCHOR_ATTRS = ['href', 'style', 'class', 'role'];
+const IMAGE_ATTRS = ['alt'];
 
 // Zero-width and soft-hyphen characters: dropped, so they cannot split a code or a word.
 const isInvisible = (c: number): boolean => (c >= 0x200b && c <= 0x200f) || c === 0x2060 || c === 0xfeff || c === 0xad || c === 0x34f;
@@ -217,7 +270,7 @@ class Walker {
       return;
     }
     if ((kind & ANCHOR) !== 0) return this.anchorTag(closing, from, to);
-    if ((kind & IMAGE) !== 0 && this.anchor) this.anchor.image ||= attrs(this.html.slice(from, to).trim()).get('alt') ?? ' ';
+    if ((kind & IMAGE) !== 0 && this.anchor) this.anchor.image ||= attrs(this.html, from, to, IMAGE_ATTRS)[0] ?? ' ';
     if ((kind & BLOCK) !== 0) this.emit('\n');
     else if ((kind & CELL) !== 0 && closing) this.emit('\t');
   }
@@ -225,9 +278,8 @@ class Walker {
   anchorTag(closing: boolean, from: number, to: number): void {
     if (this.anchor) this.closeAnchor();
     if (closing) return;
-    const a = attrs(this.html.slice(from, to).trim());
-    const href = a.get('href');
-    const button = BUTTON_HINT.test(`${a.get('style') ?? ''} ${a.get('class') ?? ''} ${a.get('role') ?? ''}`);
+    const [href, style, cls, role] = attrs(this.html, from, to, ANCHOR_ATTRS);
+    const button = BUTTON_HINT.test(`${style ?? ''} ${cls ?? ''} ${role ?? ''}`);
     if (href !== undefined) this.anchor = { href: href.trim(), text: '', image: '', button };
   }
 

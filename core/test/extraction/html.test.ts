@@ -48,3 +48,24 @@ test('htmlToView: a hidden style hides only the element whose own attributes hol
   const html = '<P>a</P><div title="x">b</div><SPAN STYLE="DISPLAY: none">c<span>d</span>e</SPAN><td style="color:red">f</td><img style="display:none">g<div style="font-size:0"/>h';
   t.is(htmlToView(html).text, 'a\n\nb\nf\tg\nh');
 });
+
+test('htmlToView: reads an anchor\'s attributes as the first matches of name = value, left to right', (t) => {
+  // The rule as a pattern over the whole tag text, as it was first written; the view reads it in place.
+  const attribute = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/g;
+  const first = (tag: string, name: string): string | undefined => {
+    for (const m of tag.matchAll(attribute)) if (m[1]?.toLowerCase() === name) return decodeEntities(m[2] ?? m[3] ?? m[4] ?? '');
+    return undefined;
+  };
+  const piece = fc.constantFrom(' ', '\t', '\u00a0', '=', '"', "'", '`', 'href', 'HRef', 'x.href', '-href', '_', 'alt', 'class', 'btn', 'v', 'a&amp;b', '&#66;', '/', ':', '9', 'href=v', 'x.href=w', 'alt=A');
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 24 }), fc.array(piece, { maxLength: 24 }), (a, b) => {
+      const [anchor, image] = [a.join(''), b.join('')];
+      const href = first(anchor, 'href');
+      const links = htmlToView(`<a ${anchor}><img ${image}></a>`).links;
+      t.deepEqual(links.map((l) => l.href), href === undefined ? [] : [href.trim()]);
+      const alt = (first(image, 'alt') ?? ' ').trim();
+      if (href !== undefined && alt.length > 0) t.is(links[0]?.text, alt);
+    }),
+    { numRuns: 1000 },
+  );
+});
