@@ -17,17 +17,58 @@ const NAMED = new Map<string, string>([
 ]);
 LATIN1.split(' ').forEach((name, i) => NAMED.set(name, String.fromCodePoint(0xa0 + i)));
 
-const ENTITY = /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z][a-zA-Z0-9]{1,31}));?/g;
+// A reference is '&' then '#' and 1-7 decimal digits, '#x' and 1-6 hex digits, or a letter and
+// 1-31 letters or digits (each run as long as it can be), then an optional ';'.
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isAlpha = (c: number): boolean => (c | 32) >= 97 && (c | 32) <= 122;
+const digitValue = (c: number, base: number): number => (isDigit(c) ? c - 48 : base === 16 && (c | 32) >= 97 && (c | 32) <= 102 ? (c | 32) - 87 : -1);
 
-const fromCode = (code: number, raw: string): string =>
-  code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : raw;
+const validCode = (code: number): boolean => code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
 
-/** Decodes numeric and the common named HTML character references; unknown names stay as written. */
-export const decodeEntities = (s: string): string =>
-  s.indexOf('&') < 0
-    ? s
-    : s.replace(ENTITY, (raw, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-        if (dec !== undefined) return fromCode(Number.parseInt(dec, 10), raw);
-        if (hex !== undefined) return fromCode(Number.parseInt(hex, 16), raw);
-        return NAMED.get(name ?? '') ?? raw;
-      });
+/** The text the reference at `amp` stands for, or undefined when it is kept as written; its end in `found.end`. */
+const reference = (s: string, amp: number, found: { end: number }): string | undefined => {
+  let i = amp + 1;
+  if (s.charCodeAt(i) === 35) {
+    const hex = (s.charCodeAt(i + 1) | 32) === 120;
+    const base = hex ? 16 : 10;
+    const start = hex ? i + 2 : i + 1;
+    let code = 0;
+    for (i = start; i - start < (hex ? 6 : 7); i += 1) {
+      const d = digitValue(s.charCodeAt(i), base);
+      if (d < 0) break;
+      code = code * base + d;
+    }
+    if (i === start) return undefined;
+    found.end = s.charCodeAt(i) === 59 ? i + 1 : i;
+    return validCode(code) ? String.fromCodePoint(code) : undefined;
+  }
+  if (!isAlpha(s.charCodeAt(i))) return undefined;
+  i += 1;
+  while (i - amp <= 32 && (isAlpha(s.charCodeAt(i)) || isDigit(s.charCodeAt(i)))) i += 1;
+  if (i - amp < 3) return undefined;
+  found.end = s.charCodeAt(i) === 59 ? i + 1 : i;
+  return NAMED.get(s.slice(amp + 1, i));
+};
+
+/**
+ * Decodes numeric and the common named HTML character references; unknown names stay as written.
+ * Read by character from each '&', and copying only between references, instead of a pattern
+ * replace with a callback for each reference (links in mail often hold many '&amp;').
+ */
+export const decodeEntities = (s: string): string => {
+  let amp = s.indexOf('&');
+  if (amp < 0) return s;
+  let out = '';
+  let from = 0;
+  const found = { end: 0 };
+  while (amp >= 0) {
+    found.end = amp + 1;
+    const text = reference(s, amp, found);
+    if (text !== undefined) {
+      out += s.slice(from, amp) + text;
+      from = found.end;
+    }
+    amp = s.indexOf('&', found.end);
+  }
+  return from === 0 ? s : out + s.slice(from);
+};

@@ -32,6 +32,26 @@ test('decodeEntities: numeric, hex and named references', (t) => {
   t.is(decodeEntities('&#52;&#x32;&amp;&eacute;&nbsp;&bogus;'), '42&é\u00a0&bogus;');
 });
 
+test('decodeEntities: decodes what the reference pattern finds, and keeps the rest as written', (t) => {
+  // The rule as a pattern replace, as it was first written; decodeEntities reads by character.
+  const named: Record<string, string> = { amp: '&', lt: '<', nbsp: '\u00a0', eacute: '\u00e9', zwnj: '' };
+  const valid = (n: number): boolean => n > 0 && n <= 0x10ffff && (n < 0xd800 || n > 0xdfff);
+  const expected = (s: string): string =>
+    s.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([a-zA-Z][a-zA-Z0-9]{1,31}));?/g, (raw, dec?: string, hex?: string, name?: string) => {
+      const code = dec !== undefined ? Number.parseInt(dec, 10) : hex !== undefined ? Number.parseInt(hex, 16) : Number.NaN;
+      if (dec !== undefined || hex !== undefined) return valid(code) ? String.fromCodePoint(code) : raw;
+      return named[name ?? ''] ?? raw;
+    });
+  const piece = fc.constantFrom('&', '&#', '&#x', '&#X', '#', 'x', '0', '00000', '1', '9', 'a', 'F', 'g', ';', ' ', 'amp', 'nbsp', 'lt', 'eacute', 'zwnj', 'bogus', '55357', '1114112', 'é');
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+      const text = pieces.join('');
+      t.is(decodeEntities(text), expected(text));
+    }),
+    { numRuns: 1000 },
+  );
+});
+
 test('htmlToView: drops invisible characters, then folds each run of blanks to one space', (t) => {
   // The rule as two replaces, as it was first written; the view reads text runs in one pass.
   const expected = (s: string): string => s.replace(/[\u200b-\u200f\u2060\ufeff\u00ad]|\u034f/g, '').replace(/[ \t\r\n\f\u00a0]+/g, ' ').trim();
