@@ -208,7 +208,9 @@ class Walker {
   emit(s: string): void {
     // Only block tags emit '\n' (text runs are squashed), so a line ends exactly at such an emit.
     if (s === '\n') this.endLine();
-    else this.line += s;
+    // A line's leading spaces and tabs are trimmed when it ends: most lines between blocks hold
+    // nothing else, and are never written.
+    else if (this.line.length > 0 || (s !== ' ' && s !== '\t')) this.line += s;
     if (this.anchor) this.anchor.text += s;
   }
 
