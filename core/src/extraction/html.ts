@@ -42,11 +42,28 @@ const nameKey = (s: string, from: number, end: number): NameKey => {
   return key;
 };
 
-const KINDS = new Map<NameKey, number>();
+/**
+ * Kinds by name key, in an open-addressed table of numbers: a tag costs a multiply and one or
+ * two array reads instead of a Map lookup, which hashed the key on every tag. Every name below
+ * packs to a number, so a cut-out (string) key has no kind.
+ */
+const SLOTS = 256;
+const SLOT_KEYS = new Float64Array(SLOTS);
+const SLOT_KINDS = new Uint8Array(SLOTS);
+// Fibonacci hashing of the key's low 32 bits; keys are never 0, which marks a free slot.
+const slotOf = (key: number): number => Math.imul(key | 0, 0x9e3779b1) >>> 24;
+const kindOf = (key: NameKey): number => {
+  if (typeof key !== 'number') return 0;
+  for (let at = slotOf(key); SLOT_KEYS[at] !== 0; at = (at + 1) & (SLOTS - 1)) if (SLOT_KEYS[at] === key) return SLOT_KINDS[at] ?? 0;
+  return 0;
+};
 const kinds = (names: string, bit: number): void => {
   for (const name of names.split(' ')) {
-    const key = nameKey(name, 0, name.length);
-    KINDS.set(key, (KINDS.get(key) ?? 0) | bit);
+    const key = nameKey(name, 0, name.length) as number;
+    let at = slotOf(key);
+    while (SLOT_KEYS[at] !== 0 && SLOT_KEYS[at] !== key) at = (at + 1) & (SLOTS - 1);
+    SLOT_KEYS[at] = key;
+    SLOT_KINDS[at] = (SLOT_KINDS[at] ?? 0) | bit;
   }
 };
 kinds('head style script title noscript template svg xml', INVISIBLE);
@@ -261,7 +278,7 @@ class Walker {
   }
 
   tag(closing: boolean, key: NameKey, from: number, to: number): void {
-    const kind = KINDS.get(key) ?? 0;
+    const kind = kindOf(key);
     if (this.skip) {
       if (key === this.skip.key && (kind & VOID) === 0) this.skip.depth += closing ? -1 : selfClosing(this.html, from, to) ? 0 : 1;
       if (this.skip.depth <= 0) this.skip = undefined;
