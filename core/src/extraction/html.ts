@@ -108,6 +108,8 @@ const namedAs = (s: string, from: number, to: number, name: string): boolean => 
  * A name with no '=' and value after it is passed over, and scanning goes on after the name, so
  * a broken attribute's text is read again for names. Once a quote is found unclosed in the tag,
  * no later value in it can close with it: that is remembered, so each quote is searched once.
+ * The search for a closing quote may read past the tag, but only up to the next such quote, and
+ * any later tag that opens one holds it: these reads never overlap, and the body stays linear.
  */
 const attrs = (s: string, from: number, to: number, names: readonly string[]): (string | undefined)[] => {
   const out: (string | undefined)[] = names.map(() => undefined);
