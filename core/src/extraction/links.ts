@@ -19,8 +19,10 @@ export interface LinkSighting {
 
 interface Seen {
   href: string;
-  sources: Set<Source>;
-  anchors: string[];
+  /** Where the link was seen, in the order first seen (never more than two). */
+  sources: Source[];
+  /** The first non-empty anchor text, or ''. */
+  anchor: string;
   imageOnly: boolean;
   button: boolean;
   context: string;
@@ -37,16 +39,32 @@ const SOCIAL = /(^|\.)(twitter|x|facebook|linkedin|youtube|instagram|github|redd
 const BASE = -2.5;
 const CONTEXT_CHARS = 160;
 
-const remember = (map: Map<string, Seen>, href: string, source: Source, extra: Partial<Seen>): void => {
-  const seen = map.get(href) ?? { href, sources: new Set(), anchors: [], imageOnly: true, button: false, context: '', count: 0, inFooter: true };
-  seen.sources.add(source);
+/**
+ * Records one sighting of `href`. Takes its facts as arguments rather than an options object,
+ * and keeps the sources in an array rather than a Set: a message's links are few, and those
+ * objects were built and dropped for every anchor.
+ */
+const remember = (map: Map<string, Seen>, href: string, source: Source, anchor: string, imageOnly: boolean, button: boolean, context: string, inFooter: boolean): void => {
+  let seen = map.get(href);
+  if (seen === undefined) {
+    seen = { href, sources: [source], anchor, imageOnly, button, context: '', count: 0, inFooter };
+    map.set(href, seen);
+  } else {
+    if (!seen.sources.includes(source)) seen.sources.push(source);
+    if (seen.anchor === '') seen.anchor = anchor;
+    seen.imageOnly &&= imageOnly;
+    seen.button ||= button;
+    seen.inFooter &&= inFooter;
+  }
   seen.count += 1;
-  if (extra.anchors?.[0]) seen.anchors.push(extra.anchors[0]);
-  seen.imageOnly &&= extra.imageOnly ?? false;
-  seen.button ||= extra.button ?? false;
-  seen.inFooter &&= extra.inFooter ?? false;
-  if (extra.context && seen.context.length < CONTEXT_CHARS) seen.context += ` ${extra.context}`;
-  map.set(href, seen);
+  if (context !== '' && seen.context.length < CONTEXT_CHARS) seen.context += ` ${context}`;
+};
+
+/** `href` without the sentence punctuation that may follow a printed URL: as `replace(/[.,;:!?'"]+$/, '')`, without the pattern. */
+const trimPunctuation = (href: string): string => {
+  let end = href.length;
+  while (end > 0 && `.,;:!?'"`.includes(href.charAt(end - 1))) end -= 1;
+  return end === href.length ? href : href.slice(0, end);
 };
 
 /** Collects every http(s) link: anchors of the HTML part and URLs printed in the text. */
@@ -57,15 +75,14 @@ const collect = (view: MessageView): Map<string, Seen> => {
     const at = link.text && html ? html.text.indexOf(link.text) : -1;
     const context = at > 0 && html ? html.text.slice(Math.max(0, at - CONTEXT_CHARS), at) : '';
     const inFooter = html !== undefined && at >= html.footerAt;
-    remember(map, link.href, 'html', { anchors: [link.text], imageOnly: link.imageOnly === true, button: link.button === true, context, inFooter });
+    remember(map, link.href, 'html', link.text, link.imageOnly === true, link.button === true, context, inFooter);
   }
   for (const seg of view.segments) {
     // URL_RE needs "http" (case as written): most segments without it are not scanned.
     if (seg.source === 'subject' || !seg.text.includes('http')) continue;
     eachMatch(URL_RE, seg.text, (m) => {
-      const href = m[0].replace(/[.,;:!?'"]+$/, '');
       const context = seg.text.slice(Math.max(0, m.index - CONTEXT_CHARS), m.index);
-      remember(map, href, seg.source, { imageOnly: false, context, inFooter: m.index >= seg.footerAt });
+      remember(map, trimPunctuation(m[0]), seg.source, '', false, false, context, m.index >= seg.footerAt);
     });
   }
   return map;
@@ -100,6 +117,8 @@ interface Scored {
   readonly unwrapped: string | undefined;
 }
 
+const TOKEN_SIGNAL = [-2.5, 1, 2.5] as const;
+
 const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefined => {
   const outer = parseHttpUrl(seen.href);
   if (!outer) return undefined;
@@ -107,8 +126,8 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   const query = queryPairs(outer);
   const inner = unwrapRedirect(outer, query);
   const f = inner === undefined ? urlFeatures(outer, query) : urlFeatures(inner);
-  const anchor = seen.anchors.find((a) => a.length > 0) ?? '';
-  const sig: Record<string, number> = { token: [-2.5, 1, 2.5][f.token] ?? 0 };
+  const anchor = seen.anchor;
+  const sig: Record<string, number> = { token: TOKEN_SIGNAL[f.token] };
   if (f.kindHint) sig.url_words = 1;
   if (hasKindWords(anchor)) sig.anchor_words = 1;
   else if (ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
@@ -116,7 +135,7 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   if (f.negative || NEGATIVE_RE.test(anchor)) sig.footer_link = -5;
   if (SOCIAL.test(f.host)) sig.social = -4;
   if (senderSite !== undefined) sig.site = siteOf(f.host) === senderSite ? 0.3 : -0.8;
-  if (seen.imageOnly && seen.sources.size === 1) sig.image_only = -1.5;
+  if (seen.imageOnly && seen.sources.length === 1) sig.image_only = -1.5;
   if (seen.count >= 2) sig.repeated = 0.4;
   if (seen.button) sig.button = 0.5;
   if (seen.inFooter) sig.footer = -1.5;
@@ -133,13 +152,18 @@ const REPORTED = 5;
 export const findLinks = (view: MessageView): LinkSighting[] => {
   // The sender's site is the same for every link: worked out once.
   const senderSite = view.senderDomain ? siteOf(view.senderDomain) : undefined;
-  const scored = [...collect(view).values()].flatMap((seen) => scoreLink(seen, senderSite) ?? []).sort((a, b) => b.score - a.score);
+  const scored: Scored[] = [];
+  for (const seen of collect(view).values()) {
+    const s = scoreLink(seen, senderSite);
+    if (s !== undefined) scored.push(s);
+  }
+  scored.sort((a, b) => b.score - a.score);
   let subject: Map<LinkKind, number> | undefined;
   return scored.slice(0, REPORTED).map((l) => ({
     value: l.seen.href,
     score: l.score,
     signals: l.signals,
-    sources: [...l.seen.sources],
+    sources: l.seen.sources,
     anchorText: l.anchor || undefined,
     unwrapped: l.unwrapped,
     describe: () => ({
