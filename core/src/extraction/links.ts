@@ -91,14 +91,18 @@ const collect = (view: MessageView): Map<string, Seen> => {
 /** Kind votes of the subject, computed once per message. */
 const subjectVotes = (subject: string): Map<LinkKind, number> => new Map(kindsIn(subject).map((kind) => [kind, 1.5]));
 
-/** Votes for a link kind: the URL's own words, then the anchor, the text before it, the subject. */
-const classify = (hint: LinkKind | undefined, anchor: string, context: string, subject: ReadonlyMap<LinkKind, number>): LinkKind => {
+/**
+ * Votes for a link kind: the URL's own words, then the anchor, the text before it, the subject.
+ * `anchorWords` is whether the anchor holds a kind word at all, as scoring found.
+ */
+const classify = (hint: LinkKind | undefined, anchor: string, anchorWords: boolean, context: string, subject: ReadonlyMap<LinkKind, number>): LinkKind => {
   const votes = new Map<LinkKind, number>(subject);
   const vote = (k: LinkKind, w: number): void => void votes.set(k, (votes.get(k) ?? 0) + w);
   if (hint) vote(hint, 2);
   // Cast in kind order, anchor before context, as the kinds were once tested one by one.
-  const inAnchor = kindsIn(anchor);
-  const inContext = kindsIn(context);
+  // An anchor without kind words (most are) has no kinds to find; nor has an empty context.
+  const inAnchor = anchorWords ? kindsIn(anchor) : [];
+  const inContext = context === '' ? [] : kindsIn(context);
   for (const kind of KINDS) {
     if (inAnchor.includes(kind)) vote(kind, 2);
     if (inContext.includes(kind)) vote(kind, 1);
@@ -112,6 +116,7 @@ interface Scored {
   readonly seen: Seen;
   readonly hint: LinkKind | undefined;
   readonly anchor: string;
+  readonly anchorWords: boolean;
   readonly score: number;
   readonly signals: Record<string, number>;
   readonly unwrapped: string | undefined;
@@ -129,10 +134,13 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   const anchor = seen.anchor;
   const sig: Record<string, number> = { token: TOKEN_SIGNAL[f.token] };
   if (f.kindHint) sig.url_words = 1;
-  if (hasKindWords(anchor)) sig.anchor_words = 1;
-  else if (ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
-  else if (hasKindWords(seen.context.slice(-80))) sig.context_words = 0.6;
-  if (f.negative || NEGATIVE_RE.test(anchor)) sig.footer_link = -5;
+  // No word matches an empty anchor or context (image-only anchors, printed URLs), so neither is scanned.
+  const hasAnchor = anchor !== '';
+  const anchorWords = hasAnchor && hasKindWords(anchor);
+  if (anchorWords) sig.anchor_words = 1;
+  else if (hasAnchor && ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
+  else if (seen.context !== '' && hasKindWords(seen.context.slice(-80))) sig.context_words = 0.6;
+  if (f.negative || (hasAnchor && NEGATIVE_RE.test(anchor))) sig.footer_link = -5;
   if (SOCIAL.test(f.host)) sig.social = -4;
   if (senderSite !== undefined) sig.site = siteOf(f.host) === senderSite ? 0.3 : -0.8;
   if (seen.imageOnly && seen.sources.length === 1) sig.image_only = -1.5;
@@ -142,7 +150,7 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   // Added up in the order the signals were set, as a reduce over their values would.
   let score = BASE;
   for (const k in sig) score += sig[k] ?? 0;
-  return { seen, hint: f.kindHint, anchor, score, signals: sig, unwrapped: inner?.href };
+  return { seen, hint: f.kindHint, anchor, anchorWords, score, signals: sig, unwrapped: inner?.href };
 };
 
 // Only the best links are ever reported, so only they pay for kind classification.
@@ -167,7 +175,7 @@ export const findLinks = (view: MessageView): LinkSighting[] => {
     anchorText: l.anchor || undefined,
     unwrapped: l.unwrapped,
     describe: () => ({
-      kind: classify(l.hint, l.anchor, l.seen.context, (subject ??= subjectVotes(view.subject))),
+      kind: classify(l.hint, l.anchor, l.anchorWords, l.seen.context, (subject ??= subjectVotes(view.subject))),
       snippet: `${l.seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${l.anchor}]`,
     }),
   }));
