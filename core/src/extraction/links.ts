@@ -88,24 +88,62 @@ const collect = (view: MessageView): Map<string, Seen> => {
   return map;
 };
 
+// What one vote weighs: the URL's own words and the anchor, then the subject, then the context.
+const HINT_VOTE = 2;
+const ANCHOR_VOTE = 2;
+const SUBJECT_VOTE = 1.5;
+const CONTEXT_VOTE = 1;
+
 /** Kind votes of the subject, computed once per message. */
-const subjectVotes = (subject: string): Map<LinkKind, number> => new Map(kindsIn(subject).map((kind) => [kind, 1.5]));
+const subjectVotes = (subject: string): Map<LinkKind, number> => new Map(kindsIn(subject).map((kind) => [kind, SUBJECT_VOTE]));
+
+/**
+ * The kind that wins whatever votes are still to come, when one does: it leads every other kind
+ * (and 'other', at 0) by more than `open`, the most those votes can add to a single kind. With
+ * one kind strictly ahead, neither the order of the votes nor the tie rule can change the answer.
+ */
+const decided = (votes: ReadonlyMap<LinkKind, number>, open: number): LinkKind | undefined => {
+  let lead: LinkKind | undefined;
+  let top = 0;
+  let second = 0;
+  for (const [k, w] of votes) {
+    if (w > top) {
+      second = top;
+      top = w;
+      lead = k;
+    } else if (w > second) second = w;
+  }
+  return top - second > open ? lead : undefined;
+};
 
 /**
  * Votes for a link kind: the URL's own words, then the anchor, the text before it, the subject.
  * `anchorWords` is whether the anchor holds a kind word at all, as scoring found.
  */
-const classify = (hint: LinkKind | undefined, anchor: string, anchorWords: boolean, context: string, subject: ReadonlyMap<LinkKind, number>): LinkKind => {
-  const votes = new Map<LinkKind, number>(subject);
-  const vote = (k: LinkKind, w: number): void => void votes.set(k, (votes.get(k) ?? 0) + w);
-  if (hint) vote(hint, 2);
-  // Cast in kind order, anchor before context, as the kinds were once tested one by one.
+const classify = (hint: LinkKind | undefined, anchor: string, anchorWords: boolean, context: string, subject: () => ReadonlyMap<LinkKind, number>): LinkKind => {
   // An anchor without kind words (most are) has no kinds to find; nor has an empty context.
   const inAnchor = anchorWords ? kindsIn(anchor) : [];
+  // Most reported links are settled by their URL and anchor words: the subject and the context
+  // (up to 300 characters, the costliest text to scan) are read only when they could still
+  // change the winner.
+  const known = new Map<LinkKind, number>();
+  if (hint) known.set(hint, HINT_VOTE);
+  for (const kind of inAnchor) known.set(kind, (known.get(kind) ?? 0) + ANCHOR_VOTE);
+  const early = decided(known, SUBJECT_VOTE + CONTEXT_VOTE);
+  if (early !== undefined) return early;
+  const withSubject = new Map<LinkKind, number>(subject());
+  for (const [kind, w] of known) withSubject.set(kind, (withSubject.get(kind) ?? 0) + w);
+  const late = decided(withSubject, CONTEXT_VOTE);
+  if (late !== undefined) return late;
+  // Still open: every vote is cast in its own order, since that order settles ties. The subject
+  // first, then the hint, then in kind order, anchor before context, as the kinds were once tested one by one.
+  const votes = new Map<LinkKind, number>(subject());
+  const vote = (k: LinkKind, w: number): void => void votes.set(k, (votes.get(k) ?? 0) + w);
+  if (hint) vote(hint, HINT_VOTE);
   const inContext = context === '' ? [] : kindsIn(context);
   for (const kind of KINDS) {
-    if (inAnchor.includes(kind)) vote(kind, 2);
-    if (inContext.includes(kind)) vote(kind, 1);
+    if (inAnchor.includes(kind)) vote(kind, ANCHOR_VOTE);
+    if (inContext.includes(kind)) vote(kind, CONTEXT_VOTE);
   }
   let best: [LinkKind, number] = ['other', 0];
   for (const [k, w] of votes) if (w > best[1]) best = [k, w];
@@ -175,7 +213,7 @@ export const findLinks = (view: MessageView): LinkSighting[] => {
     anchorText: l.anchor || undefined,
     unwrapped: l.unwrapped,
     describe: () => ({
-      kind: classify(l.hint, l.anchor, l.anchorWords, l.seen.context, (subject ??= subjectVotes(view.subject))),
+      kind: classify(l.hint, l.anchor, l.anchorWords, l.seen.context, () => (subject ??= subjectVotes(view.subject))),
       snippet: `${l.seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${l.anchor}]`,
     }),
   }));
