@@ -42,39 +42,44 @@ const hintOf = (words: string): LinkKind | undefined => {
   return best?.[0];
 };
 
-/** How many of the classes lower-case ASCII letter, upper-case ASCII letter and digit `v` holds; one pass, no patterns. */
-const classes = (v: string): number => {
-  let lower = 0;
-  let upper = 0;
-  let digit = 0;
-  for (let i = 0; i < v.length; i += 1) {
-    const c = v.charCodeAt(i);
-    if (c >= 97 && c <= 122) lower = 1;
-    else if (c >= 65 && c <= 90) upper = 1;
-    else if (c >= 48 && c <= 57) digit = 1;
-  }
-  return lower + upper + digit;
-};
 const TYPED = /^(type|action|mode)$/i;
-const SEPARATORS = /[-_.~:]/g;
-const LONG_HEX = /^[0-9a-f]{20,}$/i;
-const ANY_DIGIT = /\d/;
 // The shortest strings JWT and UUID can match: three runs of 8 with two dots; 8-4-4-4-12 hex digits.
 const JWT_MIN = 26;
 const UUID_LENGTH = 36;
+// Bits of what one pass over a value finds: a lower-case ASCII letter, an upper-case one, a digit,
+// and a character that is neither a hex digit nor a separator.
+const LOWER = 1;
+const UPPER = 2;
+const DIGIT = 4;
+const NOT_HEX = 8;
 
 /**
  * Strength of one path segment or parameter value as a secret token. The JWT and UUID patterns
  * are tried only on values of a length they can match (most segments are short words), and the
- * patterns are compiled once instead of rebuilt by a literal on every call.
+ * patterns are compiled once instead of rebuilt by a literal on every call. The rest reads the
+ * value without its separators (`-_.~:`) in one pass, without building that string: separators
+ * are neither letters nor digits, so they change only the length the rules count.
  */
-const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
+export const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
   if (value.length >= JWT_MIN && JWT.test(value)) return 2;
   if (value.length === UUID_LENGTH && UUID.test(value)) return 1;
-  const core = value.replace(SEPARATORS, '');
-  if (core.length >= 16 && (classes(core) >= 2 || LONG_HEX.test(core))) return 2;
-  if (core.length >= 4 && SECRET_PARAM.test(name)) return core.length >= 12 && classes(core) >= 2 ? 2 : 1;
-  return core.length >= 6 && classes(core) >= 2 && ANY_DIGIT.test(core) ? 1 : 0;
+  let length = 0;
+  let seen = 0;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value.charCodeAt(i);
+    // - . : _ ~
+    if (c === 45 || c === 46 || c === 58 || c === 95 || c === 126) continue;
+    length += 1;
+    if (c >= 97 && c <= 122) seen |= c <= 102 ? LOWER : LOWER | NOT_HEX;
+    else if (c >= 65 && c <= 90) seen |= c <= 70 ? UPPER : UPPER | NOT_HEX;
+    else if (c >= 48 && c <= 57) seen |= DIGIT;
+    else seen |= NOT_HEX;
+  }
+  // How many of the three classes (lower, upper, digit) the value holds.
+  const classes = (seen & LOWER) + ((seen & UPPER) >> 1) + ((seen & DIGIT) >> 2);
+  if (length >= 16 && (classes >= 2 || (length >= 20 && (seen & NOT_HEX) === 0))) return 2;
+  if (length >= 4 && SECRET_PARAM.test(name)) return length >= 12 && classes >= 2 ? 2 : 1;
+  return length >= 6 && classes >= 2 && (seen & DIGIT) !== 0 ? 1 : 0;
 };
 
 // Without a '%' there is nothing to decode (and nothing that could throw): most segments.
