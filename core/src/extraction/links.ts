@@ -3,6 +3,7 @@ import { KINDS, hasKindWords, kindsIn } from './kind-words.js';
 import { ACTION_WORDS, NEGATIVE_LINK_WORDS, compileWords } from './lexicon.js';
 import type { MessageView, Source } from './segments.js';
 import type { LinkKind } from './types.js';
+import { isTrimmed } from './whitespace.js';
 import { parseHttpUrl, queryPairs, siteOf, unwrapRedirect, urlFeatures } from './url-features.js';
 
 /** A distinct link of a message, scored. */
@@ -191,6 +192,34 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   return { seen, hint: f.kindHint, anchor, anchorWords, score, signals: sig, unwrapped: inner?.href };
 };
 
+/**
+ * `s` with every run of white space made one space, trimmed: `s.replace(/\s+/g, ' ').trim()`
+ * (both treat the same characters as white space) in one pass, copying only around the runs
+ * that change. A reported link's snippet is built this way; the pattern's replace cost a
+ * tenth of finding and describing the links.
+ */
+export const oneLine = (s: string): string => {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isTrimmed(s.charCodeAt(start))) start += 1;
+  while (end > start && isTrimmed(s.charCodeAt(end - 1))) end -= 1;
+  let out = '';
+  let from = start;
+  for (let i = start; i < end; i += 1) {
+    if (!isTrimmed(s.charCodeAt(i))) continue;
+    // The run ends before `end`, whose last character is not white space.
+    let j = i + 1;
+    while (isTrimmed(s.charCodeAt(j))) j += 1;
+    // A lone ' ' is already what the run would become.
+    if (j - i > 1 || s.charCodeAt(i) !== 32) {
+      out += `${s.slice(from, i)} `;
+      from = j;
+    }
+    i = j;
+  }
+  return from === start ? s.slice(start, end) : out + s.slice(from, end);
+};
+
 // Only the best links are ever reported, so only they pay for kind classification.
 const REPORTED = 5;
 
@@ -214,7 +243,7 @@ export const findLinks = (view: MessageView): LinkSighting[] => {
     unwrapped: l.unwrapped,
     describe: () => ({
       kind: classify(l.hint, l.anchor, l.anchorWords, l.seen.context, () => (subject ??= subjectVotes(view.subject))),
-      snippet: `${l.seen.context.slice(-80).replace(/\s+/g, ' ').trim()} [${l.anchor}]`,
+      snippet: `${oneLine(l.seen.context.slice(-80))} [${l.anchor}]`,
     }),
   }));
 };
