@@ -35,21 +35,19 @@ export const measure = async <T>(inputs: readonly T[], bytes: (t: T) => number, 
   };
 };
 
-/** One stage of an interleaved measurement: a name and the work it does per input. */
-export interface Stage<T> {
-  readonly name: string;
-  readonly work: (t: T) => Promise<unknown>;
-  /**
-   * Runs the stage over all inputs somewhere else (another thread) and answers each input's time
-   * in milliseconds, in input order; when given, `work` is not called.
-   */
-  readonly round?: () => Promise<number[]>;
-}
+/**
+ * One stage of an interleaved measurement: a name and the work it does per input, or a whole
+ * round run somewhere else (another thread) that answers each input's time in milliseconds, in
+ * input order.
+ */
+export type Stage<T> =
+  | { readonly name: string; readonly work: (t: T) => Promise<unknown> }
+  | { readonly name: string; readonly round: () => Promise<number[]> };
 
 /** One run of a stage over all inputs: each input's time in milliseconds. */
 const runRound = async <T>(stage: Stage<T> | undefined, inputs: readonly T[]): Promise<number[]> => {
   if (stage === undefined) return [];
-  if (stage.round !== undefined) return stage.round();
+  if ('round' in stage) return stage.round();
   const times: number[] = [];
   for (const input of inputs) {
     const t0 = performance.now();
