@@ -1,3 +1,5 @@
+import { isAsciiDigit, isAsciiLetter } from './ascii.js';
+
 // HTML 4 Latin-1 entities in code-point order from U+00A0; a fixed fact of the standard, listed
 // once so legacy-charset mail that spells letters as entities still reads as words.
 const LATIN1 =
@@ -19,9 +21,7 @@ LATIN1.split(' ').forEach((name, i) => NAMED.set(name, String.fromCodePoint(0xa0
 
 // A reference is '&' then '#' and 1-7 decimal digits, '#x' and 1-6 hex digits, or a letter and
 // 1-31 letters or digits (each run as long as it can be), then an optional ';'.
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isAlpha = (c: number): boolean => (c | 32) >= 97 && (c | 32) <= 122;
-const digitValue = (c: number, base: number): number => (isDigit(c) ? c - 48 : base === 16 && (c | 32) >= 97 && (c | 32) <= 102 ? (c | 32) - 87 : -1);
+const digitValue = (c: number, base: number): number => (isAsciiDigit(c) ? c - 48 : base === 16 && (c | 32) >= 97 && (c | 32) <= 102 ? (c | 32) - 87 : -1);
 
 const validCode = (code: number): boolean => code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff);
 
@@ -42,9 +42,9 @@ const reference = (s: string, amp: number, found: { end: number }): string | und
     found.end = s.charCodeAt(i) === 59 ? i + 1 : i;
     return validCode(code) ? String.fromCodePoint(code) : undefined;
   }
-  if (!isAlpha(s.charCodeAt(i))) return undefined;
+  if (!isAsciiLetter(s.charCodeAt(i))) return undefined;
   i += 1;
-  while (i - amp <= 32 && (isAlpha(s.charCodeAt(i)) || isDigit(s.charCodeAt(i)))) i += 1;
+  while (i - amp <= 32 && (isAsciiLetter(s.charCodeAt(i)) || isAsciiDigit(s.charCodeAt(i)))) i += 1;
   if (i - amp < 3) return undefined;
   found.end = s.charCodeAt(i) === 59 ? i + 1 : i;
   return NAMED.get(s.slice(amp + 1, i));

@@ -1,3 +1,4 @@
+import { isAsciiDigit, isAsciiLetter } from './ascii.js';
 import { decodeEntities } from './entities.js';
 import type { MessageLink } from './types.js';
 import { isTrimmed } from './whitespace.js';
@@ -18,8 +19,7 @@ const ANCHOR = 16;
 const IMAGE = 32;
 
 // Tag names: a letter, then letters, digits, ':' or '-'.
-const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-const isNameChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 58) || c === 45;
+const isNameChar = (c: number): boolean => isAsciiLetter(c) || isAsciiDigit(c) || c === 58 || c === 45;
 // A name runs at most 63 characters from the '<' (longer ones are cut there, as they always were).
 const MAX_NAME_END = 64;
 
@@ -75,7 +75,7 @@ kinds('img', IMAGE);
 
 /** End of the tag name that starts at `from`, or -1 when no name starts there; read in place by character. */
 const tagNameEnd = (html: string, from: number, lt: number): number => {
-  if (!isLetter(html.charCodeAt(from))) return -1;
+  if (!isAsciiLetter(html.charCodeAt(from))) return -1;
   let end = from + 1;
   while (end < lt + MAX_NAME_END && isNameChar(html.charCodeAt(end))) end += 1;
   return end;
@@ -91,8 +91,8 @@ const selfClosing = (s: string, from: number, to: number): boolean => {
 // Attributes are read as the pattern `name\s*=\s*value` finds them, scanning left to right: a
 // name starts with a letter, '_' or ':' and runs on over letters, digits and `_:.-`; a value is
 // double-quoted, single-quoted, or a bare run of characters other than blanks and `"'=<>\``.
-const isAttrStart = (c: number): boolean => isLetter(c) || c === 95 || c === 58;
-const isAttrChar = (c: number): boolean => isAttrStart(c) || (c >= 48 && c <= 57) || c === 45 || c === 46;
+const isAttrStart = (c: number): boolean => isAsciiLetter(c) || c === 95 || c === 58;
+const isAttrChar = (c: number): boolean => isAttrStart(c) || isAsciiDigit(c) || c === 45 || c === 46;
 const isBareChar = (c: number): boolean => !isTrimmed(c) && c !== 34 && c !== 39 && c !== 61 && c !== 60 && c !== 62 && c !== 96;
 
 /** True when `s[from, to)` is `name` (given in lower case), ignoring the case of letters. */

@@ -1,3 +1,5 @@
+import { isAsciiDigit, isAsciiLetter } from './ascii.js';
+
 /**
  * Blanks the URLs and e-mail addresses of a text (same length, so offsets keep), for code finding:
  * their pieces are never codes. It blanks exactly what a left-to-right replace with
@@ -13,7 +15,7 @@
 const URL_RE = /https?:\/\/[^\s<>"]+/g;
 
 // \w of a pattern without the 'u' flag: ASCII letters, digits and '_'.
-const isWord = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+const isWord = (c: number): boolean => isAsciiLetter(c) || isAsciiDigit(c) || c === 95;
 const isLocal = (c: number): boolean => isWord(c) || c === 46 || c === 43 || c === 45;
 const isLabel = (c: number): boolean => isWord(c) || c === 45;
 
