@@ -133,6 +133,12 @@ export const createEphemail = (options: EphemailOptions) => {
       latestWaiting: run(latestEventWaiting(deps, waiters)),
       /** In-process notification of newly logged events (a fast path, not the source of truth). */
       subscribe: (listener: Parameters<EventHub['subscribe']>[0]) => deps.hub.subscribe(listener),
+      /**
+       * Hands this instance's listeners (long-poll waiters, streams) an event that another
+       * instance over the same store logged in this process, such as a delivery thread's: the
+       * fast path only, since the event is in the log already and waiters would find it there.
+       */
+      publish: (event: Parameters<EventHub['publish']>[0]) => deps.hub.publish(event),
     },
     idempotency: {
       claim: (...args: Parameters<typeof claimIdempotencyKey> extends [CoreDeps, ...infer R] ? R : never) =>
