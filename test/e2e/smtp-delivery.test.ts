@@ -42,9 +42,12 @@ test('e2e: mail sent over SMTP to the host reaches a waiting long-poll; unknown 
   transport.close();
 });
 
-test('e2e: twenty SMTP sessions delivering to one identity at once on SQLite: every accepted message is stored and evented once', async (t) => {
+// Delivered on the event loop, and by a delivery thread over its own connection to the file.
+for (const threads of ['0', '1']) test(`e2e: twenty SMTP sessions delivering to one identity at once on SQLite (DELIVERY_THREADS=${threads}): every accepted message is stored and evented once`, async (t) => {
   const dir = tempDir('ephemail-smtp-concurrent');
-  const host = await startHost(loadConfig({ DATABASE_URL: `sqlite:${join(dir.dir, 'mx.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test' }));
+  const host = await startHost(
+    loadConfig({ DATABASE_URL: `sqlite:${join(dir.dir, 'mx.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test', DELIVERY_THREADS: threads }),
+  );
   t.teardown(async () => {
     await host.close();
     dir.cleanup();
@@ -58,6 +61,9 @@ test('e2e: twenty SMTP sessions delivering to one identity at once on SQLite: ev
     body: JSON.stringify({ label: 'busy' }),
   });
   const identity = (await post.json()) as { id: string; email: string };
+  // The host's in-process listeners (long-poll waiters, streams) hear of each event wherever it was logged.
+  const heard: string[] = [];
+  host.ephemail.events.subscribe((event) => void (event.type === 'email.received' && heard.push(event.id)));
   const sessions = 20;
   const perSession = 5;
   // One connection per session, each sending its messages one after another, all sessions at once:
@@ -85,4 +91,5 @@ test('e2e: twenty SMTP sessions delivering to one identity at once on SQLite: ev
   }
   t.is(received.length, sessions * perSession);
   t.is(new Set(received.map((event) => event.data.message_id)).size, sessions * perSession, 'one email.received per message');
+  t.is(new Set(heard).size, sessions * perSession);
 });

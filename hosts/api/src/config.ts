@@ -8,6 +8,8 @@ const csv = z
 
 const DEVELOPMENT_DOMAIN = 'inbox.localhost';
 
+const DEFAULT_DATABASE_URL = 'sqlite:./data/ephemail.db';
+
 const bool = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** One upstream mailbox of IMAP_MAILBOXES. */
@@ -31,7 +33,7 @@ const EnvShape = z.object({
     DATABASE_URL: z
       .string()
       .regex(/^(sqlite:.+|memory:|mongodb(\+srv)?:\/\/.+)$/, 'must be sqlite:<path>, memory: or mongodb://…')
-      .default('sqlite:./data/ephemail.db'),
+      .default(DEFAULT_DATABASE_URL),
     INBOX_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a domain name').optional(),
     BOOTSTRAP_API_KEY: z
       .string()
@@ -51,9 +53,12 @@ const EnvShape = z.object({
     SMTP_PORT: z.coerce.number().int().min(0).max(65_535).default(2525),
     SMTP_HOST: z.string().min(1).optional(),
     SMTP_MAX_MESSAGE_BYTES: z.coerce.number().int().min(1024).default(25 * 1024 * 1024),
-    // Worker threads that parse received mail and run the extraction engine on it; 0 parses on the
-    // event loop. One per spare core, up to two: the event loop's own work saturates first.
-    PARSE_THREADS: z.coerce.number().int().min(0).max(64).default(Math.max(0, Math.min(2, availableParallelism() - 1))),
+    // Worker threads that parse received mail and run the extraction engine on it, for deliveries
+    // made on the event loop; 0 parses there too. Defaults: see threadCounts.
+    PARSE_THREADS: z.coerce.number().int().min(0).max(64).optional(),
+    // Worker threads that deliver received mail (parse, extract, store) over connections of their
+    // own to the store; 0 delivers on the event loop. Needs a store that threads share.
+    DELIVERY_THREADS: z.coerce.number().int().min(0).max(16).optional(),
     SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(10_000).default(100),
     SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(500),
     SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(50),
@@ -96,6 +101,13 @@ const EnvShape = z.object({
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
 });
 
+/**
+ * Whether stores opened from this URL by different threads of one process hold the same data: a
+ * SQLite file or MongoDB, not `memory:` or an in-memory SQLite database.
+ */
+export const isSharedStoreUrl = (databaseUrl: string): boolean =>
+  /^mongodb(\+srv)?:\/\//.test(databaseUrl) || (databaseUrl.startsWith('sqlite:') && !['', ':memory:'].includes(databaseUrl.slice('sqlite:'.length)));
+
 /** Rules across variables, checked on the raw values so they are reported with any type errors. */
 const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => [
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.INBOX_DOMAIN === undefined
@@ -110,7 +122,13 @@ const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => 
   ...((raw.SMTP_TLS_KEY_FILE === undefined) !== (raw.SMTP_TLS_CERT_FILE === undefined)
     ? ['  SMTP_TLS_KEY_FILE, SMTP_TLS_CERT_FILE: give both or neither']
     : []),
+  ...(Number(raw.DELIVERY_THREADS ?? 0) > 0 && !isSharedStoreUrl(raw.DATABASE_URL ?? DEFAULT_DATABASE_URL)
+    ? ['  DELIVERY_THREADS: needs a store that threads share (a SQLite file or MongoDB), not memory']
+    : []),
 ];
+
+/** One delivery thread when the store can be shared and a core is spare; none otherwise. */
+const defaultDeliveryThreads = (databaseUrl: string): number => (isSharedStoreUrl(databaseUrl) && availableParallelism() > 1 ? 1 : 0);
 
 export const EnvSchema = EnvShape.transform((env) => ({
   ...env,
@@ -118,7 +136,19 @@ export const EnvSchema = EnvShape.transform((env) => ({
   SMTP_HOST: env.SMTP_HOST ?? env.HOST,
   // SPF/DKIM/DMARC need DNS answers from the internet: on by default in production only.
   MAIL_AUTH: env.MAIL_AUTH ?? (env.EPHEMAIL_MODE === 'production' ? 'on' : 'off'),
+  ...threadCounts(env),
 }));
+
+/**
+ * Delivery threads parse on their own; the host thread then parses only while none is running,
+ * so by default it gets no parse threads. Without delivery threads, one parse thread per spare
+ * core, up to two: the event loop's own work saturates first.
+ */
+const threadCounts = (env: { DATABASE_URL: string; DELIVERY_THREADS?: number | undefined; PARSE_THREADS?: number | undefined }) => {
+  const DELIVERY_THREADS = env.DELIVERY_THREADS ?? defaultDeliveryThreads(env.DATABASE_URL);
+  const PARSE_THREADS = env.PARSE_THREADS ?? (DELIVERY_THREADS > 0 ? 0 : Math.max(0, Math.min(2, availableParallelism() - 1)));
+  return { DELIVERY_THREADS, PARSE_THREADS };
+};
 
 export type HostConfig = z.infer<typeof EnvSchema>;
 

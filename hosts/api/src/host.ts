@@ -68,7 +68,9 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   );
   const kafka = c.resolve<KafkaRuntime | undefined>(TOKENS.kafka);
   await kafka?.start(ephemail, owner);
-  const mail = await startMail(config, ephemail, logger).catch(async (error: unknown) => {
+  // Delivery threads open the configured store themselves: not when a caller handed its own in.
+  const mailConfig = overrides.store === undefined ? config : { ...config, DELIVERY_THREADS: 0 };
+  const mail = await startMail(mailConfig, ephemail, logger).catch(async (error: unknown) => {
     await kafka?.close();
     await stopWebhooks();
     await new Promise<void>((resolve) => server.close(() => resolve()));

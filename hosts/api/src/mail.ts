@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import type { Ephemail } from '@ephemail/core';
+import type { Ephemail, MailIngress } from '@ephemail/core';
 import type { ImapPoller } from '@ephemail/mail-imap';
 import { createImapPoller } from '@ephemail/mail-imap';
 import type { SmtpInbound } from '@ephemail/mail-smtp';
 import { createSmtpInbound } from '@ephemail/mail-smtp';
 import type { Logger } from 'pino';
 import type { HostConfig } from './config.js';
+import type { DeliveryThreads } from './delivery-threads.js';
+import { startDeliveryThreads } from './delivery-threads.js';
 
 export interface RunningMail {
   /** The SMTP port actually bound, when the MX runs. */
@@ -14,8 +16,8 @@ export interface RunningMail {
   close(): Promise<void>;
 }
 
-const smtpServer = (config: HostConfig, ephemail: Ephemail, logger: Logger): SmtpInbound =>
-  createSmtpInbound(ephemail.mail.ingress, {
+const smtpServer = (config: HostConfig, ingress: MailIngress, logger: Logger): SmtpInbound =>
+  createSmtpInbound(ingress, {
     maxMessageBytes: config.SMTP_MAX_MESSAGE_BYTES,
     maxRecipients: config.SMTP_MAX_RECIPIENTS,
     maxConnections: config.SMTP_MAX_CONNECTIONS,
@@ -29,26 +31,56 @@ const smtpServer = (config: HostConfig, ephemail: Ephemail, logger: Logger): Smt
     logger: logger.child({ component: 'smtp' }),
   });
 
+/** Delivery threads over the host's store, when configured (see delivery-threads.ts). */
+const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger): DeliveryThreads | undefined => {
+  if (config.DELIVERY_THREADS === 0) return undefined;
+  const log = logger.child({ component: 'delivery' });
+  return startDeliveryThreads({
+    threads: config.DELIVERY_THREADS,
+    setup: {
+      databaseUrl: config.DATABASE_URL,
+      inboxDomain: config.INBOX_DOMAIN,
+      maxMessageBytes: config.SMTP_MAX_MESSAGE_BYTES,
+      maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
+      mailAuth: config.MAIL_AUTH === 'on',
+      dnsServers: config.DNS_SERVERS,
+    },
+    local: ephemail.mail.ingress,
+    onEvent: (event) => ephemail.events.publish(event),
+    onWarning: (message) => log.warn({}, message),
+  });
+};
+
 /**
  * Starts the mail transports of this host process: the SMTP MX (unless SMTP_ENABLED=false) and
- * one IMAP poller per configured upstream mailbox, all feeding core's ingress.
+ * one IMAP poller per configured upstream mailbox, all feeding core's ingress, through delivery
+ * threads when DELIVERY_THREADS is above 0 and the MX or a poller runs.
  */
 export const startMail = async (config: HostConfig, ephemail: Ephemail, logger: Logger): Promise<RunningMail> => {
-  const smtp = config.SMTP_ENABLED ? smtpServer(config, ephemail, logger) : undefined;
-  const bound = smtp ? await smtp.listen(config.SMTP_PORT, config.SMTP_HOST) : undefined;
+  const threads = config.SMTP_ENABLED || config.IMAP_MAILBOXES.length > 0 ? deliveryThreads(config, ephemail, logger) : undefined;
+  const ingress = threads?.ingress ?? ephemail.mail.ingress;
+  const smtp = config.SMTP_ENABLED ? smtpServer(config, ingress, logger) : undefined;
+  const bound = smtp
+    ? await smtp.listen(config.SMTP_PORT, config.SMTP_HOST).catch(async (error: unknown) => {
+        await threads?.close(0);
+        throw error;
+      })
+    : undefined;
   const pollers = config.IMAP_MAILBOXES.map((mailbox) =>
-    createImapPoller(ephemail.mail.ingress, ephemail.mail.cursors, mailbox, {
+    createImapPoller(ingress, ephemail.mail.cursors, mailbox, {
       pollIntervalMs: config.IMAP_POLL_INTERVAL_MS,
       logger: logger.child({ component: 'imap' }),
     }),
   );
   for (const poller of pollers) poller.start();
-  if (bound) logger.info({ port: bound.port, host: config.SMTP_HOST }, 'smtp listening');
+  if (bound) logger.info({ port: bound.port, host: config.SMTP_HOST, deliveryThreads: config.DELIVERY_THREADS }, 'smtp listening');
   return {
     smtpPort: bound?.port,
     pollers,
     close: async () => {
       await Promise.all([smtp?.close(), ...pollers.map((poller) => poller.stop())]);
+      // After the transports: what they handed over is delivered (within the grace) before the threads stop.
+      await threads?.close(config.SHUTDOWN_GRACE_MS);
     },
   };
 };

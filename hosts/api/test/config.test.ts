@@ -45,10 +45,26 @@ test('config: webhook delays and the data key are checked at start-up', (t) => {
   t.is(loadConfig({ DATA_KEY: Buffer.alloc(32, 7).toString('base64') }).DATA_KEY?.length, 44);
 });
 
-test('config: PARSE_THREADS defaults to the spare cores (at most two) and takes 0 to parse on the event loop', (t) => {
+test('config: DELIVERY_THREADS defaults to one over a store threads share when a core is spare, and refuses a memory store', (t) => {
+  const spare = availableParallelism() > 1 ? 1 : 0;
+  t.is(loadConfig({}).DELIVERY_THREADS, spare);
+  t.is(loadConfig({ DATABASE_URL: 'sqlite:/var/lib/ephemail/mail.db' }).DELIVERY_THREADS, spare);
+  t.is(loadConfig({ DATABASE_URL: 'mongodb://127.0.0.1:27017/ephemail' }).DELIVERY_THREADS, spare);
+  t.is(loadConfig({ DATABASE_URL: 'memory:' }).DELIVERY_THREADS, 0);
+  t.is(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).DELIVERY_THREADS, 0);
+  t.is(loadConfig({ DELIVERY_THREADS: '0' }).DELIVERY_THREADS, 0);
+  t.is(loadConfig({ DELIVERY_THREADS: '2' }).DELIVERY_THREADS, 2);
+  t.throws(() => loadConfig({ DATABASE_URL: 'memory:', DELIVERY_THREADS: '1' }), { message: /DELIVERY_THREADS: needs a store that threads share/ });
+  for (const bad of ['-1', '1.5', 'many', '17']) t.throws(() => loadConfig({ DELIVERY_THREADS: bad }), { message: /DELIVERY_THREADS/ });
+});
+
+test('config: PARSE_THREADS defaults to the spare cores (at most two) without delivery threads, to none with them, and takes 0 to parse on the event loop', (t) => {
   const cores = availableParallelism();
-  t.is(loadConfig({}).PARSE_THREADS, Math.max(0, Math.min(2, cores - 1)));
+  t.is(loadConfig({ DELIVERY_THREADS: '0' }).PARSE_THREADS, Math.max(0, Math.min(2, cores - 1)));
+  t.is(loadConfig({ DATABASE_URL: 'memory:' }).PARSE_THREADS, Math.max(0, Math.min(2, cores - 1)));
+  t.is(loadConfig({ DELIVERY_THREADS: '1' }).PARSE_THREADS, 0);
   t.is(loadConfig({ PARSE_THREADS: '0' }).PARSE_THREADS, 0);
   t.is(loadConfig({ PARSE_THREADS: '3' }).PARSE_THREADS, 3);
+  t.is(loadConfig({ DELIVERY_THREADS: '1', PARSE_THREADS: '2' }).PARSE_THREADS, 2);
   for (const bad of ['-1', '1.5', 'many', '65']) t.throws(() => loadConfig({ PARSE_THREADS: bad }), { message: /PARSE_THREADS/ });
 });

@@ -1,0 +1,59 @@
+/**
+ * The thread of a delivery worker (see delivery-threads.ts): a core of its own over its own
+ * connection to the host's store, which parses, authenticates, extracts and stores each message
+ * it is sent, exactly as the host's own ingress would. Every event its core logs is passed to the
+ * host thread, whose listeners (long-poll waiters, streams) it wakes. Never throws on a request:
+ * each gets an answer with its id.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { createEphemail } from '@ephemail/core';
+import { createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
+import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import type { DeliveryReplies, DeliveryReply, DeliveryRequest, DeliverySetup } from './delivery-protocol.js';
+import { openStore } from './store-factory.js';
+
+const port = parentPort;
+if (port === null) throw new Error('delivery-thread runs only as a worker thread');
+const setup = workerData as DeliverySetup;
+let outbox: DeliveryReply[] = [];
+const post = (): void => {
+  const replies: DeliveryReplies = outbox;
+  outbox = [];
+  port.postMessage(replies);
+};
+/** Queues an answer; what is queued goes in one post once the current microtasks have run. */
+const reply = (message: DeliveryReply): void => {
+  if (outbox.push(message) === 1) queueMicrotask(post);
+};
+
+// The host thread runs the checkpointer; this connection keeps only the automatic backstop.
+const store = openStore(setup.databaseUrl, (error) => reply({ kind: 'warning', message: error.message }), { checkpointer: false });
+const ephemail = createEphemail({
+  store,
+  inboxDomain: setup.inboxDomain,
+  parser: createPostalMimeMailParser({ maxBytes: setup.maxMessageBytes }),
+  authenticator: setup.mailAuth ? createMailauthAuthenticator({ resolver: createDnsResolver(setup.dnsServers) }) : undefined,
+  maxMessagesPerIdentity: setup.maxMessagesPerIdentity,
+});
+ephemail.events.subscribe((event) => reply({ kind: 'event', event }));
+
+let closing = false;
+port.on('message', (request: DeliveryRequest) => {
+  if (request.kind === 'close') {
+    if (closing) return;
+    closing = true;
+    // Commits what the connection holds; the host thread waits for `closed` or the exit.
+    void ephemail.close().then(
+      () => reply({ kind: 'closed' }),
+      (error: unknown) => reply({ kind: 'closed', error: String((error as Error)?.message ?? error) }),
+    );
+    return;
+  }
+  ephemail.mail.ingress.deliver(request.raw, request.envelope).then(
+    (outcomes) => reply({ kind: 'delivered', id: request.id, outcomes }),
+    (error: unknown) => reply({ kind: 'failed', id: request.id, message: String((error as Error)?.message ?? error) }),
+  );
+});
+
+// Requests posted while the thread was starting wait in its queue; the watchdog counts from here.
+reply({ kind: 'ready' });

@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import type { EventRecord, InboundEnvelope, MailIngress, Principal } from '@ephemail/core';
+import { createEphemail } from '@ephemail/core';
+import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import * as E from 'fp-ts/lib/Either.js';
+import type { DeliveryThreadsOptions } from '../src/delivery-threads.js';
+import { startDeliveryThreads } from '../src/delivery-threads.js';
+import { openStore } from '../src/store-factory.js';
+
+const DOMAIN = 'mx.test';
+const FAULTY = new URL('./fixtures/faulty-delivery-thread.ts', import.meta.url);
+const BROKEN = new URL('./fixtures/broken-delivery-thread.ts', import.meta.url);
+
+const right = <A>(either: E.Either<{ _tag: string }, A>): A => {
+  if (E.isLeft(either)) throw new Error(`expected Right, got ${either.left._tag}`);
+  return either.right;
+};
+
+const mail = (to: string, code: string, extraHeaders: readonly string[] = []): Uint8Array =>
+  Buffer.from(
+    [
+      'From: Example App <no-reply@app.example.com>',
+      `To: ${to}`,
+      'Subject: Your sign-in code',
+      `Message-ID: <${randomUUID()}@app.example.com>`,
+      'Date: Tue, 24 Nov 2026 10:00:00 +0000',
+      ...extraHeaders,
+      'MIME-Version: 1.0',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      `Your verification code is ${code}. It expires in 10 minutes.`,
+      '',
+    ].join('\r\n'),
+  );
+
+/** Messages stored for the identity, read over the host thread's connection. */
+const messageCount = async (app: ReturnType<typeof createEphemail>, principal: Principal, identityId: string): Promise<number> =>
+  right(await app.messages.list(principal, identityId, { limit: 100, offset: 0 })).items.length;
+
+const envelope = (to: string): InboundEnvelope => ({ transport: 'smtp', mailFrom: 'bounce@app.example.com', rcptTo: [to] });
+
+/**
+ * A core over a SQLite file (the host thread's side), an identity to mail, and delivery threads
+ * over the same file. The host's own ingress is wrapped to count the deliveries it made itself.
+ */
+const setup = async (t: { teardown(fn: () => Promise<void> | void): void }, options: Partial<DeliveryThreadsOptions> = {}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ephemail-delivery-threads-'));
+  const databaseUrl = `sqlite:${join(dir, 'mx.db')}`;
+  const app = createEphemail({ store: openStore(databaseUrl), inboxDomain: DOMAIN, parser: createPostalMimeMailParser() });
+  await app.init();
+  const key = right(await app.auth.createApiKey({ orgId: 'org_t', projectIds: ['proj_t'], scopes: ['identities:read', 'identities:write', 'secrets:read'], plan: 'growth' }));
+  const principal: Principal = right(await app.auth.authenticate({ authorization: `Bearer ${key.key}`, orgId: 'org_t', projectId: 'proj_t' }));
+  const identity = right(await app.identities.create(principal, { label: 'threads' }));
+  let localDeliveries = 0;
+  const local: MailIngress = {
+    checkRecipient: app.mail.ingress.checkRecipient,
+    deliver: (raw, env) => {
+      localDeliveries += 1;
+      return app.mail.ingress.deliver(raw, env);
+    },
+  };
+  const events: EventRecord[] = [];
+  const warnings: string[] = [];
+  const threads = startDeliveryThreads({
+    setup: { databaseUrl, inboxDomain: DOMAIN, maxMessageBytes: 1024 * 1024, maxMessagesPerIdentity: 1000, mailAuth: false, dnsServers: undefined },
+    local,
+    onEvent: (event) => events.push(event),
+    onWarning: (message) => warnings.push(message),
+    ...options,
+  });
+  t.teardown(async () => {
+    await threads.close(1000);
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { app, principal, identity, threads, events, warnings, localDeliveries: () => localDeliveries };
+};
+
+test('delivery threads: a message is stored by the thread, seen over the host connection, and its events reach the host in log order', async (t) => {
+  const { app, principal, identity, threads, events, localDeliveries } = await setup(t);
+  const outcomes = await threads.ingress.deliver(mail(identity.email, '482913'), envelope(identity.email));
+  t.is(outcomes.length, 1);
+  t.like(outcomes[0], { kind: 'stored', identityId: identity.id, duplicate: false });
+  t.is(localDeliveries(), 0);
+
+  const latest = right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 }));
+  t.like(latest, { type: 'otp', value: '482913' });
+  const mine = events.filter((event) => event.identity_id === identity.id);
+  t.deepEqual(mine.map((event) => event.type), ['identity.activated', 'email.received', 'extraction.completed']);
+  const logged = right(await app.events.list(principal, identity.id, { limit: 10, offset: 0 }));
+  t.deepEqual(
+    mine.map((event) => event.id),
+    logged.items.filter((event) => event.type !== 'identity.provisioned').map((event) => event.id).reverse(),
+  );
+});
+
+test('delivery threads: a redelivery is recognised across connections, whichever side stores first', async (t) => {
+  const { app, identity, threads } = await setup(t);
+  const raw = mail(identity.email, '730552');
+  const first = await threads.ingress.deliver(raw, envelope(identity.email));
+  const again = await app.mail.ingress.deliver(raw, envelope(identity.email));
+  const third = await threads.ingress.deliver(raw, envelope(identity.email));
+  t.like(first[0], { kind: 'stored', duplicate: false });
+  t.like(again[0], { kind: 'stored', duplicate: true });
+  t.like(third[0], { kind: 'stored', duplicate: true });
+  const [messageId] = [first[0]].map((outcome) => (outcome?.kind === 'stored' ? outcome.messageId : ''));
+  t.true([again[0], third[0]].every((outcome) => outcome?.kind === 'stored' && outcome.messageId === messageId));
+});
+
+test('delivery threads: twenty deliveries at once to one identity are each stored and evented once', async (t) => {
+  const { app, principal, identity, threads, events } = await setup(t);
+  const codes = Array.from({ length: 20 }, (_, i) => String(310_000 + i * 7));
+  const outcomes = await Promise.all(codes.map((code) => threads.ingress.deliver(mail(identity.email, code), envelope(identity.email))));
+  t.true(outcomes.every(([outcome]) => outcome?.kind === 'stored' && !outcome.duplicate));
+  t.is(await messageCount(app, principal, identity.id), 20);
+  t.is(events.filter((event) => event.type === 'email.received').length, 20);
+  t.is(events.filter((event) => event.type === 'identity.activated').length, 1);
+});
+
+test('delivery threads: a thread that dies fails what it held (SMTP answers 451) and is replaced', async (t) => {
+  const { app, principal, identity, threads, warnings, localDeliveries } = await setup(t, { workerModule: FAULTY });
+  // A first delivery shows the thread has loaded: one that dies before is a failed load (below).
+  t.like((await threads.ingress.deliver(mail(identity.email, '100200'), envelope(identity.email)))[0], { kind: 'stored' });
+  const crashed = await threads.ingress.deliver(mail(identity.email, '111111', ['X-Test-Fault: exit']), envelope(identity.email)).catch((error: Error) => error);
+  t.true(crashed instanceof Error);
+  t.regex((crashed as Error).message, /delivery thread stopped/);
+  t.true(warnings.some((warning) => /starting another/.test(warning)));
+
+  const outcomes = await threads.ingress.deliver(mail(identity.email, '222333'), envelope(identity.email));
+  t.like(outcomes[0], { kind: 'stored', duplicate: false });
+  t.is(localDeliveries(), 0);
+  t.is(await messageCount(app, principal, identity.id), 2);
+});
+
+test('delivery threads: a delivery held past the watchdog fails, its thread is replaced, and the write lock it held is released', async (t) => {
+  const { app, principal, identity, threads, warnings } = await setup(t, { workerModule: FAULTY, watchdogMs: 300 });
+  t.like((await threads.ingress.deliver(mail(identity.email, '100200'), envelope(identity.email)))[0], { kind: 'stored' });
+  const stuck = await threads.ingress
+    .deliver(mail(identity.email, '999000', ['X-Test-Fault: hang-holding-lock']), envelope(identity.email))
+    .catch((error: Error) => error);
+  t.true(stuck instanceof Error);
+  t.regex((stuck as Error).message, /longer than 300 ms/);
+  t.true(warnings.some((warning) => /past 300 ms/.test(warning)));
+
+  // A write on the host's connection needs the lock the stopped thread took.
+  const other = right(await app.identities.create(principal, { label: 'after the watchdog' }));
+  t.truthy(other.id);
+  const outcomes = await threads.ingress.deliver(mail(identity.email, '445566'), envelope(identity.email));
+  t.like(outcomes[0], { kind: 'stored' });
+});
+
+test('delivery threads: while no thread can load, the host thread delivers', async (t) => {
+  const { app, principal, identity, threads, warnings, localDeliveries } = await setup(t, { workerModule: BROKEN });
+  // Until the thread has died, messages wait for it; once it has, the host's ingress takes them.
+  for (let i = 0; i < 200 && !warnings.some((warning) => /delivery thread stopped/.test(warning)); i++) await new Promise((r) => setTimeout(r, 25));
+  t.true(warnings.some((warning) => /broken install/.test(warning)));
+  const outcomes = await threads.ingress.deliver(mail(identity.email, '654321'), envelope(identity.email));
+  t.like(outcomes[0], { kind: 'stored', duplicate: false });
+  t.is(localDeliveries(), 1);
+  t.is(await messageCount(app, principal, identity.id), 1);
+});
+
+test('delivery threads: close lets deliveries in hand finish, then refuses new ones', async (t) => {
+  const { app, principal, identity, threads } = await setup(t);
+  const inFlight = Array.from({ length: 5 }, (_, i) => threads.ingress.deliver(mail(identity.email, String(520_100 + i)), envelope(identity.email)));
+  await threads.close(10_000);
+  const outcomes = await Promise.all(inFlight);
+  t.true(outcomes.every(([outcome]) => outcome?.kind === 'stored'));
+  t.is(await messageCount(app, principal, identity.id), 5);
+  await t.throwsAsync(threads.ingress.deliver(mail(identity.email, '000111'), envelope(identity.email)), { message: /closed/ });
+});
