@@ -12,6 +12,13 @@ export interface WorkerMailParserOptions extends MailParseOptions {
   /** Also run the extraction engine on each parsed message, in the worker. Default true. */
   readonly extract?: boolean;
   /**
+   * Messages smaller than this many bytes are parsed on the calling thread, without their
+   * extraction (the caller runs the engine, as without `extract`). The hop to a worker (a copy, a
+   * post, a structured clone back, two wake-ups) costs about what parsing a few KiB does, so it
+   * pays only for larger messages. Default 0: every message goes to a worker.
+   */
+  readonly inlineBelowBytes?: number;
+  /**
    * How long a message may take in its worker before the worker is stopped and replaced, and the
    * message (and the others it was holding) answered `ParseBudgetExceeded`; counted from when the
    * worker had loaded its parser. Default: ten times the time budget, at least 5 s. The budget itself is checked in the worker after each stage; this
@@ -77,14 +84,15 @@ const failure = (error: ParseFailure): ParseOutcome => ({ ok: false, error });
  * messages are parsed on the calling thread, so mail keeps flowing. Never throws.
  */
 export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): WorkerMailParser => {
-  const { threads: count = 1, extract = true, watchdogMs: watchdog, workerModule = WORKER_URL, ...parseOptions } = options;
+  const { threads: count = 1, extract = true, watchdogMs: watchdog, workerModule = WORKER_URL, inlineBelowBytes = 0, ...parseOptions } = options;
   const source = workerSource(workerModule);
   if (!Number.isInteger(count) || count < 1) throw new RangeError('mail-parse: threads must be a positive integer');
+  if (!Number.isInteger(inlineBelowBytes) || inlineBelowBytes < 0) throw new RangeError('mail-parse: inlineBelowBytes must be a non-negative integer');
   const limits: MailParseLimits = { ...DEFAULT_LIMITS, ...parseOptions };
   const watchdogMs = watchdog ?? Math.max(5000, limits.timeBudgetMs * 10);
   let nextId = 1;
   let closed = false;
-  // Used only while no worker thread can start.
+  // Used for messages below `inlineBelowBytes`, and while no worker thread can start.
   let inThread: PostalMimeMailParser | undefined;
 
   const giveUp = (thread: Thread, now: number): void => {
@@ -162,6 +170,7 @@ export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): W
   };
 
   const parse = async (raw: Uint8Array, envelopeFrom = ''): Promise<ParseOutcome> => {
+    if (raw.byteLength < inlineBelowBytes && !closed) return (inThread ??= createPostalMimeMailParser(parseOptions)).parse(raw, envelopeFrom);
     const checked = precheck(raw, limits);
     if (checked._tag !== 'BodyTypes') return failure(checked);
     if (closed) return failure({ _tag: 'MalformedMessage', reason: 'parser closed' });

@@ -40,6 +40,22 @@ test('worker parser: the caller keeps its bytes, and the engine can be left to t
   t.true(raw.equals(copy), 'the bytes given are not handed over to the worker');
 });
 
+test('worker parser: messages below inlineBelowBytes are parsed on the calling thread, larger ones in a worker', async (t) => {
+  const inThread = createPostalMimeMailParser();
+  const small = codeMail('271828');
+  const large = Buffer.concat([small.subarray(0, small.indexOf('\r\n\r\n')), Buffer.from(`\r\nX-Padding: ${'p'.repeat(4_000)}`), small.subarray(small.indexOf('\r\n\r\n'))]);
+  const workers = createWorkerMailParser({ inlineBelowBytes: small.byteLength + 1 });
+  t.teardown(() => workers.close());
+  const [inline, offloaded] = [await workers.parse(small), await workers.parse(large)];
+  if (!inline.ok || !offloaded.ok) return t.fail('both parse');
+  // Only a worker runs the engine: an inline parse is the in-thread parser's outcome exactly.
+  t.deepEqual(inline, await inThread.parse(small));
+  const { extraction, ...parsed } = offloaded;
+  t.deepEqual(parsed, await inThread.parse(large));
+  t.is(extraction?.top?.value, '271828');
+  t.throws(() => createWorkerMailParser({ inlineBelowBytes: -1 }), { message: /inlineBelowBytes/ });
+});
+
 test('worker parser: caps are checked before a worker sees the message', async (t) => {
   const workers = createWorkerMailParser({ maxBytes: 1_000 });
   t.teardown(() => workers.close());

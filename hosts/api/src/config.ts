@@ -140,13 +140,14 @@ export const EnvSchema = EnvShape.transform((env) => ({
 }));
 
 /**
- * Delivery threads parse on their own; the host thread then parses only while none is running,
- * so by default it gets no parse threads. Without delivery threads, one parse thread per spare
- * core, up to two: the event loop's own work saturates first.
+ * With delivery threads, PARSE_THREADS are each delivery thread's own, for large messages: one
+ * when a core is spare. Without, they are the host thread's: one per spare core, up to two (the
+ * event loop's own work saturates first).
  */
 const threadCounts = (env: { DATABASE_URL: string; DELIVERY_THREADS?: number | undefined; PARSE_THREADS?: number | undefined }) => {
   const DELIVERY_THREADS = env.DELIVERY_THREADS ?? defaultDeliveryThreads(env.DATABASE_URL);
-  const PARSE_THREADS = env.PARSE_THREADS ?? (DELIVERY_THREADS > 0 ? 0 : Math.max(0, Math.min(2, availableParallelism() - 1)));
+  const spare = availableParallelism() - 1;
+  const PARSE_THREADS = env.PARSE_THREADS ?? Math.max(0, Math.min(DELIVERY_THREADS > 0 ? 1 : 2, spare));
   return { DELIVERY_THREADS, PARSE_THREADS };
 };
 

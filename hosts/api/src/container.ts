@@ -50,6 +50,14 @@ const dataKeyOrWarn = (config: HostConfig, logger: Logger): Buffer | undefined =
 };
 
 /**
+ * Whether received mail is delivered on delivery threads: some are configured, mail is received
+ * (the MX or a poller runs), and the store is the one `DATABASE_URL` names (the threads open it
+ * themselves, so not a store a caller handed in).
+ */
+export const deliversOnThreads = (config: HostConfig, overrides: HostOverrides): boolean =>
+  config.DELIVERY_THREADS > 0 && overrides.store === undefined && (config.SMTP_ENABLED || config.IMAP_MAILBOXES.length > 0);
+
+/**
  * Wires the host: each port gets its adapter here and only here (tsyringe stays in hosts/*).
  * A child container per host instance, so tests can run several hosts in one process.
  */
@@ -65,7 +73,10 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
   c.register(TOKENS.registry, { useFactory: instanceCachingFactory(() => new Registry()) });
   c.register(TOKENS.parser, {
     useFactory: instanceCachingFactory((): HostParser => {
-      if (config.PARSE_THREADS === 0) return { parser: createPostalMimeMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES }), close: async () => undefined };
+      // With delivery threads, this thread parses only while none runs; PARSE_THREADS are theirs.
+      if (config.PARSE_THREADS === 0 || deliversOnThreads(config, overrides)) {
+        return { parser: createPostalMimeMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES }), close: async () => undefined };
+      }
       const parser = createWorkerMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES, threads: config.PARSE_THREADS });
       return { parser, close: () => parser.close() };
     }),

@@ -8,7 +8,17 @@ export interface DeliverySetup {
   readonly maxMessagesPerIdentity: number;
   readonly mailAuth: boolean;
   readonly dnsServers: readonly string[] | undefined;
+  /** Parse threads of each delivery thread, for messages of `INLINE_PARSE_BELOW_BYTES` or more; 0 for none. */
+  readonly parseThreads: number;
 }
+
+/**
+ * A delivery thread parses messages smaller than this itself: for them, the hop to a parse
+ * thread costs about what the parse does. Measured with 20 sessions over reused connections: at
+ * 50 KiB a parse thread beside the delivery thread answered 17–29 % more messages; at 4 KiB the
+ * hop cost 2–9 %.
+ */
+export const INLINE_PARSE_BELOW_BYTES = 16 * 1024;
 
 /** From the host thread: a message to deliver (its bytes transferred), or the order to stop. */
 export type DeliveryRequest =

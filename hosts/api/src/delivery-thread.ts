@@ -8,8 +8,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createEphemail } from '@ephemail/core';
 import { createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
-import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/mail-parse';
 import type { DeliveryReplies, DeliveryReply, DeliveryRequest, DeliverySetup } from './delivery-protocol.js';
+import { INLINE_PARSE_BELOW_BYTES } from './delivery-protocol.js';
 import { openStore } from './store-factory.js';
 
 const port = parentPort;
@@ -28,10 +29,17 @@ const reply = (message: DeliveryReply): void => {
 
 // The host thread runs the checkpointer; this connection keeps only the automatic backstop.
 const store = openStore(setup.databaseUrl, (error) => reply({ kind: 'warning', message: error.message }), { checkpointer: false });
+// Large messages are parsed and extracted on parse threads of this thread's own, so that the
+// store's work for one message overlaps the parsing of the next.
+const parseThreads =
+  setup.parseThreads > 0
+    ? createWorkerMailParser({ maxBytes: setup.maxMessageBytes, threads: setup.parseThreads, inlineBelowBytes: INLINE_PARSE_BELOW_BYTES })
+    : undefined;
+const parser = parseThreads ?? createPostalMimeMailParser({ maxBytes: setup.maxMessageBytes });
 const ephemail = createEphemail({
   store,
   inboxDomain: setup.inboxDomain,
-  parser: createPostalMimeMailParser({ maxBytes: setup.maxMessageBytes }),
+  parser,
   authenticator: setup.mailAuth ? createMailauthAuthenticator({ resolver: createDnsResolver(setup.dnsServers) }) : undefined,
   maxMessagesPerIdentity: setup.maxMessagesPerIdentity,
 });
@@ -43,7 +51,7 @@ port.on('message', (request: DeliveryRequest) => {
     if (closing) return;
     closing = true;
     // Commits what the connection holds; the host thread waits for `closed` or the exit.
-    void ephemail.close().then(
+    void Promise.all([ephemail.close(), parseThreads?.close()]).then(
       () => reply({ kind: 'closed' }),
       (error: unknown) => reply({ kind: 'closed', error: String((error as Error)?.message ?? error) }),
     );

@@ -8,7 +8,7 @@ import type { BootstrapOutcome } from './bootstrap.js';
 import { bootstrapCredentials } from './bootstrap.js';
 import type { HostConfig } from './config.js';
 import type { HostOverrides, HostParser } from './container.js';
-import { composeHost, TOKENS } from './container.js';
+import { composeHost, deliversOnThreads, TOKENS } from './container.js';
 import type { KafkaRuntime } from './kafka.js';
 import { startMail } from './mail.js';
 import { startMaintenance } from './scheduler.js';
@@ -68,8 +68,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   );
   const kafka = c.resolve<KafkaRuntime | undefined>(TOKENS.kafka);
   await kafka?.start(ephemail, owner);
-  // Delivery threads open the configured store themselves: not when a caller handed its own in.
-  const mailConfig = overrides.store === undefined ? config : { ...config, DELIVERY_THREADS: 0 };
+  const mailConfig = deliversOnThreads(config, overrides) ? config : { ...config, DELIVERY_THREADS: 0 };
   const mail = await startMail(mailConfig, ephemail, logger).catch(async (error: unknown) => {
     await kafka?.close();
     await stopWebhooks();

@@ -44,6 +44,7 @@ const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger)
       maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
       mailAuth: config.MAIL_AUTH === 'on',
       dnsServers: config.DNS_SERVERS,
+      parseThreads: config.PARSE_THREADS,
     },
     local: ephemail.mail.ingress,
     onEvent: (event) => ephemail.events.publish(event),

@@ -58,11 +58,11 @@ test('config: DELIVERY_THREADS defaults to one over a store threads share when a
   for (const bad of ['-1', '1.5', 'many', '17']) t.throws(() => loadConfig({ DELIVERY_THREADS: bad }), { message: /DELIVERY_THREADS/ });
 });
 
-test('config: PARSE_THREADS defaults to the spare cores (at most two) without delivery threads, to none with them, and takes 0 to parse on the event loop', (t) => {
-  const cores = availableParallelism();
-  t.is(loadConfig({ DELIVERY_THREADS: '0' }).PARSE_THREADS, Math.max(0, Math.min(2, cores - 1)));
-  t.is(loadConfig({ DATABASE_URL: 'memory:' }).PARSE_THREADS, Math.max(0, Math.min(2, cores - 1)));
-  t.is(loadConfig({ DELIVERY_THREADS: '1' }).PARSE_THREADS, 0);
+test('config: PARSE_THREADS defaults to one per spare core (at most two) without delivery threads, to one with them, and takes 0 to parse in the delivering thread', (t) => {
+  const spare = availableParallelism() - 1;
+  t.is(loadConfig({ DELIVERY_THREADS: '0' }).PARSE_THREADS, Math.max(0, Math.min(2, spare)));
+  t.is(loadConfig({ DATABASE_URL: 'memory:' }).PARSE_THREADS, Math.max(0, Math.min(2, spare)));
+  t.is(loadConfig({ DELIVERY_THREADS: '1' }).PARSE_THREADS, Math.max(0, Math.min(1, spare)));
   t.is(loadConfig({ PARSE_THREADS: '0' }).PARSE_THREADS, 0);
   t.is(loadConfig({ PARSE_THREADS: '3' }).PARSE_THREADS, 3);
   t.is(loadConfig({ DELIVERY_THREADS: '1', PARSE_THREADS: '2' }).PARSE_THREADS, 2);

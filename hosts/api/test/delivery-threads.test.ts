@@ -66,7 +66,7 @@ const setup = async (t: { teardown(fn: () => Promise<void> | void): void }, opti
   const events: EventRecord[] = [];
   const warnings: string[] = [];
   const threads = startDeliveryThreads({
-    setup: { databaseUrl, inboxDomain: DOMAIN, maxMessageBytes: 1024 * 1024, maxMessagesPerIdentity: 1000, mailAuth: false, dnsServers: undefined },
+    setup: { databaseUrl, inboxDomain: DOMAIN, maxMessageBytes: 1024 * 1024, maxMessagesPerIdentity: 1000, mailAuth: false, dnsServers: undefined, parseThreads: 0 },
     local,
     onEvent: (event) => events.push(event),
     onWarning: (message) => warnings.push(message),
