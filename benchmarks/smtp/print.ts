@@ -27,6 +27,7 @@ export const printReport = (doc: ResultsDocument): void => {
   console.log(`\nsmtp benchmark: ${s.sessions} smtp-source sessions, ${s.messages} messages per run (+${s.warmup} warm-up), each target fresh per run`);
   console.log(`machine: ${m.cpus} cpus (${m.cpuModel}), ${m.memoryGiB} GiB, node ${m.node}, ${m.platform}, load ${m.loadAverage1mAtStart} at start`);
   console.log(`greeting delay: ${s.greetingDelay}`);
+  console.log(`host delivery threads: ${s.deliveryThreads}`);
   console.log(`soak: ${s.soak}\n`);
   const header = ['size', 'pattern', 'target', 'answered', 'msg/s', 'wall s', 'RSS@10% MiB', 'peak', 'after', 'change %', 'stored/sent'];
   console.log(table([header, ...runRows(doc)], 3));

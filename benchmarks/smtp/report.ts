@@ -1,5 +1,5 @@
 /** Judges the runs (goals reported, soundness checked) and builds the results document. */
-import { arch, cpus, loadavg, platform, totalmem } from 'node:os';
+import { arch, availableParallelism, cpus, loadavg, platform, totalmem } from 'node:os';
 import type { CellResult } from './cell.js';
 import { patternName } from './cell.js';
 import type { LatencyResult } from './latency.js';
@@ -114,6 +114,8 @@ export const resultsDocument = (cells: readonly CellResult[], settings: Settings
   settings: {
     ...settings, sessions: SESSIONS, store: 'sqlite (temp file)', mailAuth: 'off',
     greetingDelay: 'host 0 ms (its default); smtp-server baselines patched to greet at once; MailDev keeps smtp-server\'s fixed 100 ms',
+    // The host process inherits the environment; without DELIVERY_THREADS it takes its default.
+    deliveryThreads: process.env.DELIVERY_THREADS === undefined ? `host default (${availableParallelism() > 1 ? 1 : 0} on this machine)` : `${process.env.DELIVERY_THREADS} (DELIVERY_THREADS)`,
     soak: settings.soakMessages === null ? 'off (BENCH_SMTP_SOAK=100000 runs it)' : `${settings.soakMessages} messages of 4 KiB, reused connections, host only`,
   },
   runs: [...cells, ...(soak === undefined ? [] : [soak])].map((c) => ({
