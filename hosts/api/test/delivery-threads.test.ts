@@ -47,7 +47,7 @@ const envelope = (to: string): InboundEnvelope => ({ transport: 'smtp', mailFrom
  * A core over a SQLite file (the host thread's side), an identity to mail, and delivery threads
  * over the same file. The host's own ingress is wrapped to count the deliveries it made itself.
  */
-const setup = async (t: { teardown(fn: () => Promise<void> | void): void }, options: Partial<DeliveryThreadsOptions> = {}) => {
+const setup = async (t: { teardown(fn: () => Promise<void> | void): void }, options: Partial<DeliveryThreadsOptions> = {}, parseThreads = 0) => {
   const dir = mkdtempSync(join(tmpdir(), 'ephemail-delivery-threads-'));
   const databaseUrl = `sqlite:${join(dir, 'mx.db')}`;
   const app = createEphemail({ store: openStore(databaseUrl), inboxDomain: DOMAIN, parser: createPostalMimeMailParser() });
@@ -66,7 +66,7 @@ const setup = async (t: { teardown(fn: () => Promise<void> | void): void }, opti
   const events: EventRecord[] = [];
   const warnings: string[] = [];
   const threads = startDeliveryThreads({
-    setup: { databaseUrl, inboxDomain: DOMAIN, maxMessageBytes: 1024 * 1024, maxMessagesPerIdentity: 1000, mailAuth: false, dnsServers: undefined, parseThreads: 0 },
+    setup: { databaseUrl, inboxDomain: DOMAIN, maxMessageBytes: 1024 * 1024, maxMessagesPerIdentity: 1000, mailAuth: false, dnsServers: undefined, parseThreads },
     local,
     onEvent: (event) => events.push(event),
     onWarning: (message) => warnings.push(message),
@@ -96,6 +96,17 @@ test('delivery threads: a message is stored by the thread, seen over the host co
     mine.map((event) => event.id),
     logged.items.filter((event) => event.type !== 'identity.provisioned').map((event) => event.id).reverse(),
   );
+});
+
+test('delivery threads: with a parse thread of its own (used from 16 KiB), a thread delivers large and small messages with their codes found', async (t) => {
+  const { app, principal, identity, threads } = await setup(t, {}, 1);
+  const padding = Array.from({ length: 400 }, (_, i) => `Line ${i} of the terms you agreed to, kept here for your records.`).join('\r\n');
+  const large = Buffer.from(Buffer.from(mail(identity.email, '864209')).toString('latin1').replace('It expires in 10 minutes.', `It expires in 10 minutes.\r\n\r\n${padding}`), 'latin1');
+  t.true(large.byteLength > 16 * 1024);
+  t.like((await threads.ingress.deliver(large, envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '864209' });
+  t.like((await threads.ingress.deliver(mail(identity.email, '135792'), envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '135792' });
 });
 
 test('delivery threads: a redelivery is recognised across connections, whichever side stores first', async (t) => {
