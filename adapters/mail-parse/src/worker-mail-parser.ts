@@ -153,8 +153,9 @@ export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): W
       for (const thread of pool) {
         busy ||= thread.pending.size > 0;
         if (!thread.ready) continue;
-        const oldest = Math.min(...[...thread.pending.values()].map((p) => p.started));
-        if (now - oldest > watchdogMs) {
+        const first = thread.pending.values().next();
+        // In insertion order, and `started` never decreases along it: the first is the oldest.
+        if (!first.done && now - first.value.started > watchdogMs) {
           const stuck = thread.worker;
           giveUp(thread, now);
           spawn(thread);

@@ -10,6 +10,9 @@ const DEVELOPMENT_DOMAIN = 'inbox.localhost';
 
 const DEFAULT_DATABASE_URL = 'sqlite:./data/ephemail.db';
 
+/** A MongoDB connection string, as `DATABASE_URL` takes it. */
+export const MONGODB_URL = /^mongodb(\+srv)?:\/\//;
+
 const bool = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 /** One upstream mailbox of IMAP_MAILBOXES. */
@@ -106,7 +109,7 @@ const EnvShape = z.object({
  * SQLite file or MongoDB, not `memory:` or an in-memory SQLite database.
  */
 export const isSharedStoreUrl = (databaseUrl: string): boolean =>
-  /^mongodb(\+srv)?:\/\//.test(databaseUrl) || (databaseUrl.startsWith('sqlite:') && !['', ':memory:'].includes(databaseUrl.slice('sqlite:'.length)));
+  MONGODB_URL.test(databaseUrl) || (databaseUrl.startsWith('sqlite:') && !['', ':memory:'].includes(databaseUrl.slice('sqlite:'.length)));
 
 /** Rules across variables, checked on the raw values so they are reported with any type errors. */
 const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => [

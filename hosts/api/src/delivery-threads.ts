@@ -146,9 +146,10 @@ export const startDeliveryThreads = (options: DeliveryThreadsOptions): DeliveryT
     worker.on('message', (replies: DeliveryReplies) => replies.forEach(receive));
     const replace = (error?: Error): void => {
       if (current.worker !== worker || !current.alive) return;
-      failAll(current, `delivery thread stopped${error === undefined ? '' : `: ${error.message}`}`);
+      const reason = `delivery thread stopped${error === undefined ? '' : `: ${error.message}`}`;
+      failAll(current, reason);
       if (closed) return;
-      onWarning(`delivery thread stopped${error === undefined ? '' : `: ${error.message}`}; starting another`);
+      onWarning(`${reason}; starting another`);
       if (current.ready) return void spawn(current);
       loadFailed(current);
     };
@@ -180,7 +181,8 @@ export const startDeliveryThreads = (options: DeliveryThreadsOptions): DeliveryT
           void hung.terminate();
           continue;
         }
-        const oldest = Math.min(...[...thread.pending.values()].map((p) => p.started));
+        // In insertion order, and `started` never decreases along it: the first is the oldest.
+        const oldest = thread.pending.values().next().value!.started;
         if (now - oldest <= watchdogMs) continue;
         const stuck = thread.worker;
         failAll(thread, `delivery took longer than ${watchdogMs} ms; its thread was replaced`);

@@ -31,7 +31,11 @@ const smtpServer = (config: HostConfig, ingress: MailIngress, logger: Logger): S
     logger: logger.child({ component: 'smtp' }),
   });
 
-/** Delivery threads over the host's store, when configured (see delivery-threads.ts). */
+/**
+ * Delivery threads over the host's store, when configured (see delivery-threads.ts). The host
+ * passes DELIVERY_THREADS=0 when nothing receives mail or it was handed its own store
+ * (`deliversOnThreads`).
+ */
 const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger): DeliveryThreads | undefined => {
   if (config.DELIVERY_THREADS === 0) return undefined;
   const log = logger.child({ component: 'delivery' });
@@ -55,10 +59,10 @@ const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger)
 /**
  * Starts the mail transports of this host process: the SMTP MX (unless SMTP_ENABLED=false) and
  * one IMAP poller per configured upstream mailbox, all feeding core's ingress, through delivery
- * threads when DELIVERY_THREADS is above 0 and the MX or a poller runs.
+ * threads when DELIVERY_THREADS is above 0.
  */
 export const startMail = async (config: HostConfig, ephemail: Ephemail, logger: Logger): Promise<RunningMail> => {
-  const threads = config.SMTP_ENABLED || config.IMAP_MAILBOXES.length > 0 ? deliveryThreads(config, ephemail, logger) : undefined;
+  const threads = deliveryThreads(config, ephemail, logger);
   const ingress = threads?.ingress ?? ephemail.mail.ingress;
   const smtp = config.SMTP_ENABLED ? smtpServer(config, ingress, logger) : undefined;
   const bound = smtp

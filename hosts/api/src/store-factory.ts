@@ -2,8 +2,8 @@ import type { DocumentStore } from '@ephemail/core';
 import { createMemoryDocumentStore } from '@ephemail/core';
 import { connectMongo, createMongoDocumentStore } from '@ephemail/store-mongodb';
 import { createSqliteDocumentStore, openSqliteDatabase, startBackgroundCheckpointer } from '@ephemail/store-sqlite';
+import { MONGODB_URL } from './config.js';
 
-const MONGODB_URL = /^mongodb(\+srv)?:\/\//;
 
 export interface OpenStoreOptions {
   /**
