@@ -50,9 +50,16 @@ const classesOf = (t: string): Classes => {
   return { digits, upper, lower };
 };
 
+/**
+ * The longest token (letters, digits and single joining dashes, as codeTokens reads them) that
+ * any shape admits: plain shapes stop at 32 characters, grouped ones at four groups of five, and
+ * ten digits joined by dashes make 19.
+ */
+export const LONGEST_CODE_TOKEN = 32;
+
 const plainShape = (t: string, { digits, upper, lower }: Classes): Shape | undefined => {
   // No shape below admits a token outside 4..32 characters.
-  if (t.length < 4 || t.length > 32) return undefined;
+  if (t.length < 4 || t.length > LONGEST_CODE_TOKEN) return undefined;
   if (lower === 0 && digits > 0 && upper > 0 && t.length <= 12) {
     return { value: t, prior: t.length >= 6 && t.length <= 8 ? 0.8 : 0.3, kind: 'alnum' };
   }

@@ -1,9 +1,11 @@
+import { LONGEST_CODE_TOKEN } from './code-shape.js';
+
 /**
  * Calls `visit` with the start and end of every token of `text` that could be a code: runs of
- * ASCII letters and digits joined by single dashes (`-`, U+2010, U+2011), at least four
- * characters long. The letters and digits are counted while the token is read, and plain words
- * (lower-case letters, no digit, under three capitals), which no code shape admits, are skipped
- * without building a string or a match object: they are most tokens of a message, and their
+ * ASCII letters and digits joined by single dashes (`-`, U+2010, U+2011), four to
+ * LONGEST_CODE_TOKEN characters long (no code shape admits a longer one). The letters and digits
+ * are counted while the token is read, and plain words (lower-case letters, no digit, under three
+ * capitals), which no code shape admits, are skipped without building a string or a match object: they are most tokens of a message, and their
  * match objects and substrings were a large share of the engine's garbage.
  *
  * A token that is not a plain word holds a digit or a capital, so the text is searched for the
@@ -12,9 +14,10 @@
  * dashes. The all-lower-case tokens in between are never read one character at a time.
  *
  * The counts only decide whether a token is a plain word, and a digit or a third capital settles
- * that: from there the rest of the token is found by one sticky search (REST). A long run of
- * capitals and digits, such as a line of a generated body, is then not read one character at a
- * time either (a 32 KiB body of such lines went from about 300 to 65 µs).
+ * that: from there the rest of the token is found by a sticky search for its run of letters and
+ * digits (RUN), repeated past each joining dash. A long run of capitals and digits, such as a line
+ * of a generated body, is then not read one character at a time either (a 32 KiB body of such
+ * lines went from about 300 to 65 µs), and being too long to be a code, it is not visited.
  */
 export const codeTokens = (text: string, visit: (start: number, end: number) => void): void => {
   const n = text.length;
@@ -50,18 +53,24 @@ export const codeTokens = (text: string, visit: (start: number, end: number) => 
       i += 1;
     }
     if (settled) {
-      REST.lastIndex = i;
-      REST.test(text);
-      i = REST.lastIndex;
-      if (i - start >= 4) visit(start, i);
-    } else if (i - start >= 4 && !(digits === 0 && lower > 0 && upper < 3)) visit(start, i);
+      for (;;) {
+        RUN.lastIndex = i;
+        RUN.test(text);
+        i = RUN.lastIndex;
+        if (!isDash(text.charCodeAt(i)) || kindOf(text.charCodeAt(i + 1)) === 0) break;
+        i += 1;
+      }
+    }
+    const length = i - start;
+    if (length < 4 || length > LONGEST_CODE_TOKEN) continue;
+    if (settled || !(digits === 0 && lower > 0 && upper < 3)) visit(start, i);
   }
 };
 
 // A digit or an ASCII capital: every token that is not a plain word holds one.
 const MARK = /[0-9A-Z]/g;
-// The rest of a token: letters and digits, and a joining dash where a letter or digit follows it.
-const REST = /(?:[0-9A-Za-z]|[-\u2010\u2011](?=[0-9A-Za-z]))*/y;
+// A run of letters and digits, from where it is searched.
+const RUN = /[0-9A-Za-z]*/y;
 
 const DIGIT = 1;
 const UPPER = 2;
