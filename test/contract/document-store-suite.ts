@@ -1,5 +1,6 @@
 import type { DocumentStore } from '@ephemail/core';
 import type { TestFn } from 'ava';
+import { bytesCases } from './bytes-cases.js';
 import type { ContractCase } from './contract-case.js';
 import { crudCases } from './crud-cases.js';
 import { filterCases } from './filter-cases.js';
@@ -28,6 +29,7 @@ export const documentStoreCases: Readonly<Record<string, ContractCase>> = {
   ...raceCases,
   ...incrementCases,
   ...updateCases,
+  ...bytesCases,
 };
 
 /**

@@ -198,6 +198,7 @@ export class MongoDocumentStore implements DocumentStore {
   /**
    * A handle on one collection with the store's concerns pinned, whatever the client's defaults:
    * majority (by default) writes, primary reads, and undefined values left out as JSON would.
+   * A field of bytes (a `Uint8Array`) is stored as BSON binary and read back as a `Buffer`.
    */
   private collection(operation: string, name: string): Collection<MongoRecord> {
     this.assertOpen(operation);
@@ -205,6 +206,7 @@ export class MongoDocumentStore implements DocumentStore {
       writeConcern: this.options.writeConcern,
       readPreference: 'primary',
       ignoreUndefined: true,
+      promoteBuffers: true,
     });
   }
 }

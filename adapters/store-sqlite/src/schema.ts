@@ -3,8 +3,9 @@ import { assertSafeName, indexColumns } from './sql-fields.js';
 
 /**
  * The one table that holds every collection. `id` and `version` are columns so the primary key
- * and the compare-and-set need no JSON; every other field is in `body`. A rowid table rather than
- * WITHOUT ROWID because bodies (whole messages) can be far larger than SQLite's advice for the latter.
+ * and the compare-and-set need no JSON; every other field is in `body`, except a field of bytes,
+ * which is in `bytes` as it is (see sqlite-document-store.ts). A rowid table rather than WITHOUT
+ * ROWID because bodies (whole messages) can be far larger than SQLite's advice for the latter.
  */
 export const createTableSql = (table: string): string =>
   `CREATE TABLE IF NOT EXISTS "${table}" (
@@ -12,8 +13,12 @@ export const createTableSql = (table: string): string =>
   id TEXT NOT NULL,
   version INTEGER NOT NULL,
   body TEXT NOT NULL,
+  bytes BLOB,
   PRIMARY KEY (collection, id)
 )`;
+
+/** Adds the `bytes` column to a table made before it existed (nullable, so no row is rewritten). */
+export const addBytesColumnSql = (table: string): string => `ALTER TABLE "${table}" ADD COLUMN bytes BLOB`;
 
 /**
  * The name of a compound index: readable, plus a digest of its exact definition so two specs whose

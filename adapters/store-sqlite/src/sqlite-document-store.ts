@@ -16,7 +16,7 @@ import type Database from 'better-sqlite3';
 import type { BackgroundCheckpointer } from './background-checkpointer.js';
 import { guarded } from './errors.js';
 import { flushOpenBatches, GroupCommit } from './group-commit.js';
-import { createIndexSql, createTableSql, declaredIndexName } from './schema.js';
+import { addBytesColumnSql, createIndexSql, createTableSql, declaredIndexName } from './schema.js';
 import { assertSafeName } from './sql-fields.js';
 import { orderClause, whereClause } from './sql-query.js';
 import { StatementCache } from './statement-cache.js';
@@ -40,19 +40,49 @@ interface Row {
   readonly id: string;
   readonly version: number;
   readonly body: string;
+  readonly bytes: Buffer | null;
 }
 
-/** The fields that go into `body`: `id` and `version` have columns of their own. */
-const encodeBody = (doc: NewDocument): string => {
+/** A document as its columns. */
+interface Encoded {
+  readonly body: string;
+  readonly bytes: Uint8Array | null;
+}
+
+/**
+ * Where `body` names the field whose value is in `bytes`. A name with a leading `$` is not a field
+ * any document may have (MongoDB refuses them), so it cannot clash with one.
+ */
+const BYTES_FIELD = '$bytes';
+
+/**
+ * The document as its columns: `id` and `version` have columns of their own; a top-level field
+ * holding a `Uint8Array` (at most one) goes into `bytes` as it is, and `body` (JSON) holds the
+ * rest. Raw mail stored as text cost a string of it, JSON's escapes of every CR and LF and a UTF-8
+ * copy (or base64 for 8-bit mail); bound as a blob, SQLite copies the bytes once.
+ */
+const encode = (doc: NewDocument): Encoded => {
   const { id: _id, version: _version, ...fields } = doc as NewDocument & Record<string, unknown>;
-  return JSON.stringify(fields);
+  if (Object.hasOwn(fields, BYTES_FIELD)) throw new TypeError(`sqlite store: top-level field ${BYTES_FIELD} is reserved by the store`);
+  let name: string | undefined;
+  for (const key in fields) {
+    if (!(fields[key] instanceof Uint8Array)) continue;
+    if (name !== undefined) throw new TypeError('sqlite store: a document may hold at most one field of bytes');
+    name = key;
+  }
+  if (name === undefined) return { body: JSON.stringify(fields), bytes: null };
+  const { [name]: bytes, ...rest } = fields;
+  return { body: JSON.stringify({ ...rest, [BYTES_FIELD]: name }), bytes: bytes as Uint8Array };
 };
 
-const decode = (row: Row): StoredDocument => ({
-  id: row.id,
-  ...(JSON.parse(row.body) as Record<string, unknown>),
-  version: row.version,
-});
+const decode = (row: Row): StoredDocument => {
+  const fields = JSON.parse(row.body) as Record<string, unknown>;
+  if (row.bytes !== null && typeof fields[BYTES_FIELD] === 'string') {
+    fields[fields[BYTES_FIELD]] = row.bytes;
+    delete fields[BYTES_FIELD];
+  }
+  return { id: row.id, ...fields, version: row.version };
+};
 
 /**
  * {@link DocumentStore} on one SQLite database. Every write is a single statement, so
@@ -85,15 +115,28 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     this.statements = new StatementCache(db, cacheSize);
     this.sql = {
-      get: `SELECT id, version, body FROM "${this.table}" WHERE collection = ? AND id = ?`,
+      get: `SELECT id, version, body, bytes FROM "${this.table}" WHERE collection = ? AND id = ?`,
       version: `SELECT version FROM "${this.table}" WHERE collection = ? AND id = ?`,
-      insert: `INSERT INTO "${this.table}" (collection, id, version, body) VALUES (?, ?, 1, ?) ON CONFLICT (collection, id) DO NOTHING`,
-      replace: `UPDATE "${this.table}" SET version = version + 1, body = ? WHERE collection = ? AND id = ? AND version = ?`,
+      insert: `INSERT INTO "${this.table}" (collection, id, version, body, bytes) VALUES (?, ?, 1, ?, ?) ON CONFLICT (collection, id) DO NOTHING`,
+      replace: `UPDATE "${this.table}" SET version = version + 1, body = ?, bytes = ? WHERE collection = ? AND id = ? AND version = ?`,
     };
     this.batch = options.groupCommit === false ? undefined : new GroupCommit(db);
     this.checkpointer = options.checkpointer;
     // The table exists before init so every operation works on any collection, as in memory.
     guarded('create table', () => db.exec(createTableSql(this.table)));
+    guarded('add bytes column', () => this.addBytesColumn());
+  }
+
+  /** A table made by a version before `bytes` gets the column (at once: it is nullable). */
+  private addBytesColumn(): void {
+    const hasBytes = () => (this.db.prepare(`PRAGMA table_info("${this.table}")`).all() as { name: string }[]).some((column) => column.name === 'bytes');
+    if (hasBytes()) return;
+    try {
+      this.db.exec(addBytesColumnSql(this.table));
+    } catch (error) {
+      // Another connection added it first.
+      if (!hasBytes()) throw error;
+    }
   }
 
   async init(collections: readonly CollectionSpec[]): Promise<void> {
@@ -120,8 +163,8 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async insert<T extends NewDocument>(collection: string, doc: T): Promise<'inserted' | 'exists'> {
     const sql = this.sql.insert;
-    const body = encodeBody(doc);
-    const result = await this.write('insert', () => this.statements.get(sql).run(collection, doc.id, body));
+    const { body, bytes } = encode(doc);
+    const result = await this.write('insert', () => this.statements.get(sql).run(collection, doc.id, body, bytes));
     return result.changes === 1 ? 'inserted' : 'exists';
   }
 
@@ -166,9 +209,9 @@ export class SqliteDocumentStore implements DocumentStore {
         if (write.kind === 'replace' ? stored !== write.expectedVersion : stored !== undefined) return { kind: 'conflict' };
       }
       for (const write of planned.writes) {
-        const body = encodeBody(write.doc);
-        if (write.kind === 'insert') this.statements.get(insert).run(write.collection, write.doc.id, body);
-        else this.statements.get(replace).run(body, write.collection, write.doc.id, write.expectedVersion);
+        const { body, bytes } = encode(write.doc);
+        if (write.kind === 'insert') this.statements.get(insert).run(write.collection, write.doc.id, body, bytes);
+        else this.statements.get(replace).run(body, bytes, write.collection, write.doc.id, write.expectedVersion);
       }
       return { kind: 'written', result: planned.result };
     };
@@ -179,8 +222,8 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {
     const sql = this.sql.replace;
-    const body = encodeBody(doc);
-    const run = () => this.statements.get(sql).run(body, collection, doc.id, expectedVersion);
+    const { body, bytes } = encode(doc);
+    const run = () => this.statements.get(sql).run(body, bytes, collection, doc.id, expectedVersion);
     return (await this.write('replace', run)).changes === 1;
   }
 
@@ -205,7 +248,8 @@ export class SqliteDocumentStore implements DocumentStore {
       }
       if (next === undefined) return { doc: decode(row), written: false };
       const { version: _version, ...fields } = next as NewDocument & { version?: number };
-      this.statements.get(replace).run(encodeBody({ ...fields, id }), collection, id, row.version);
+      const { body, bytes } = encode({ ...fields, id });
+      this.statements.get(replace).run(body, bytes, collection, id, row.version);
       return { doc: { ...fields, id, version: row.version + 1 }, written: true };
     };
     const outcome = await this.writeStep('update', step);
@@ -236,7 +280,8 @@ export class SqliteDocumentStore implements DocumentStore {
       const next = incremented(fields[field], by, bounds);
       if (typeof next !== 'number') return next;
       fields[field] = next;
-      this.statements.get(replace).run(JSON.stringify(fields), collection, id, row.version);
+      // The body keeps its mark of the field of bytes, if any, and the bytes stay as they are.
+      this.statements.get(replace).run(JSON.stringify(fields), row.bytes, collection, id, row.version);
       return next;
     };
     const outcome = await this.writeStep('increment', step);
@@ -256,7 +301,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async find(collection: string, query: FindQuery): Promise<StoredDocument[]> {
     const where = whereClause(collection, query);
     const sql =
-      `SELECT id, version, body FROM "${this.table}" WHERE ${where.sql} ` +
+      `SELECT id, version, body, bytes FROM "${this.table}" WHERE ${where.sql} ` +
       `ORDER BY ${orderClause(query.sort, where.pinned)} LIMIT ? OFFSET ?`;
     // SQLite reads a negative LIMIT as "no limit".
     const binds = [...where.binds, query.limit ?? -1, query.offset ?? 0];

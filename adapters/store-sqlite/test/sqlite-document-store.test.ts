@@ -102,3 +102,29 @@ test('sqlite store: the change mark moves when another connection commits, not w
   t.not(moved, first, "another connection's commit moves it");
   t.is(one.changeMark(), moved, 'and it stays until the next such commit');
 });
+
+test('sqlite store: a field of bytes is a blob beside the JSON body, and one is the most a document may hold', async (t) => {
+  const { db, store } = memoryStore(t);
+  const raw = Buffer.from('line one\r\nline two\r\n\u00ff\u0000', 'latin1');
+  await store.insert('c', { id: 'a', raw, n: 1 });
+  const row = db.prepare(`SELECT body, bytes FROM ephemail_documents WHERE id = 'a'`).get() as { body: string; bytes: Buffer };
+  t.true(row.bytes.equals(raw));
+  t.deepEqual(JSON.parse(row.body), { n: 1, $bytes: 'raw' });
+  await t.throwsAsync(store.insert('c', { id: 'b', one: raw, two: raw }), { instanceOf: TypeError, message: /at most one field of bytes/ });
+  await t.throwsAsync(store.insert('c', { id: 'b', $bytes: 'x' }), { instanceOf: TypeError, message: /reserved/ });
+  t.is(await store.get('c', 'b'), undefined);
+});
+
+test('sqlite store: a table made before the bytes column gets it on open, and its rows read as before', async (t) => {
+  const path = await tempFile(t);
+  const old = openSqliteDatabase(path);
+  old.exec(`CREATE TABLE ephemail_documents (collection TEXT NOT NULL, id TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (collection, id))`);
+  old.prepare(`INSERT INTO ephemail_documents VALUES ('c', 'old', 3, '{"ascii":"hi\\r\\n"}')`).run();
+  old.close();
+  // The first store to open it adds the column; a second connection finds it there.
+  const [first, second] = [createSqliteDocumentStore(openSqliteDatabase(path)), createSqliteDocumentStore(openSqliteDatabase(path))];
+  t.teardown(() => Promise.all([first.close(), second.close()]));
+  t.deepEqual(await second.get('c', 'old'), { id: 'old', ascii: 'hi\r\n', version: 3 });
+  await first.insert('c', { id: 'new', raw: Buffer.from([1, 2, 3]) });
+  t.deepEqual(await second.get('c', 'new'), { id: 'new', raw: Buffer.from([1, 2, 3]), version: 1 });
+});

@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import type { CoreDeps } from '../deps.js';
 import type { AttachmentMeta, MailAddress, ParsedMessage } from '../extraction/types.js';
@@ -112,10 +111,13 @@ export const toMessageRecord = (input: {
 };
 
 /**
- * A slice as stored: ASCII bytes (nearly all mail) as they are, in `ascii`, which JSON grows only
- * by the escapes of CR and LF; anything else in base64, in `data`, which grows it by a third.
+ * A slice as stored: its bytes, in `bytes` (a store keeps a field of bytes as it is). A slice of a
+ * larger buffer is copied first, so that a store that clones documents copies the slice alone.
  */
-const chunkOf = (id: string, slice: Buffer) => (isAscii(slice) ? { id, ascii: slice.toString('latin1') } : { id, data: slice.toString('base64') });
+const chunkOf = (id: string, slice: Buffer) => ({
+  id,
+  bytes: slice.byteOffset === 0 && slice.byteLength === slice.buffer.byteLength ? slice : Buffer.from(slice),
+});
 
 /** The raw bytes as the documents of their slices, in order. */
 export const rawSlices = (messageId: string, raw: Uint8Array): NewEntry[] => {
@@ -133,12 +135,16 @@ export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Arra
   await Promise.all(rawSlices(messageId, raw).map(({ collection, doc }) => deps.store.insert(collection, doc)));
 };
 
-/** The raw bytes of a stored message, reassembled; `undefined` when a slice is missing. */
+/**
+ * The raw bytes of a stored message, reassembled; `undefined` when a slice is missing. Slices
+ * stored by earlier versions hold ASCII text (`ascii`) or base64 (`data`) instead of bytes.
+ */
 export const loadRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' | 'chunks'>): Promise<Buffer | undefined> => {
   const parts: Buffer[] = [];
   for (let n = 0; n < record.chunks; n += 1) {
     const chunk = await deps.store.get(C.messageChunks, `${record.id}:${n}`);
-    if (typeof chunk?.ascii === 'string') parts.push(Buffer.from(chunk.ascii, 'latin1'));
+    if (chunk?.bytes instanceof Uint8Array) parts.push(Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength));
+    else if (typeof chunk?.ascii === 'string') parts.push(Buffer.from(chunk.ascii, 'latin1'));
     else if (typeof chunk?.data === 'string') parts.push(Buffer.from(chunk.data, 'base64'));
     else return undefined;
   }

@@ -12,7 +12,9 @@ export type Scalar = string | number | boolean | null;
 /**
  * A stored document. `id` is unique within its collection. `version` starts at 1 on insert and
  * grows by one on every successful {@link DocumentStore.replace}; it is the compare-and-set token.
- * Other fields are JSON values.
+ * Other fields are JSON values, except that one top-level field may hold bytes (a `Uint8Array`):
+ * the store keeps them as bytes and reads them back as a `Uint8Array` (a `Buffer` in Node). A
+ * field of bytes is never queried, sorted on or indexed. Raw mail is stored this way.
  */
 export interface StoredDocument {
   readonly id: string;
