@@ -36,34 +36,29 @@ export const codeTokens = (text: string, visit: (start: number, end: number) => 
     let digits = 0;
     let upper = 0;
     let lower = 0;
-    let settled = false;
     read: for (;;) {
       for (let k = kindOf(text.charCodeAt(i)); k !== 0; k = kindOf(text.charCodeAt(i))) {
         if (k === DIGIT) digits += 1;
         else if (k === UPPER) upper += 1;
         else lower += 1;
         i += 1;
-        if (digits > 0 || upper >= 3) {
-          settled = true;
-          break read;
-        }
+        if (digits > 0 || upper >= 3) break read;
       }
-      // A dash continues the token only when a letter or digit follows it.
-      if (!isDash(text.charCodeAt(i)) || kindOf(text.charCodeAt(i + 1)) === 0) break;
+      if (!joinsAt(text, i)) break;
       i += 1;
     }
-    if (settled) {
+    // Settled (not a plain word): the rest of the token is runs of letters and digits.
+    if (digits > 0 || upper >= 3) {
       for (;;) {
         RUN.lastIndex = i;
         RUN.test(text);
         i = RUN.lastIndex;
-        if (!isDash(text.charCodeAt(i)) || kindOf(text.charCodeAt(i + 1)) === 0) break;
+        if (!joinsAt(text, i)) break;
         i += 1;
       }
     }
     const length = i - start;
-    if (length < 4 || length > LONGEST_CODE_TOKEN) continue;
-    if (settled || !(digits === 0 && lower > 0 && upper < 3)) visit(start, i);
+    if (length >= 4 && length <= LONGEST_CODE_TOKEN && !(digits === 0 && lower > 0 && upper < 3)) visit(start, i);
   }
 };
 
@@ -84,3 +79,6 @@ const kindOf = (c: number): number => {
 };
 
 const isDash = (c: number): boolean => c === 45 || c === 0x2010 || c === 0x2011;
+
+/** A dash at `i` continues the token only when a letter or digit follows it. */
+const joinsAt = (text: string, i: number): boolean => isDash(text.charCodeAt(i)) && kindOf(text.charCodeAt(i + 1)) !== 0;
