@@ -3,6 +3,7 @@ import type { CoreDeps } from '../deps.js';
 import type { AttachmentMeta, MailAddress, ParsedMessage } from '../extraction/types.js';
 import type { NewEntry } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
+import { bodyAt, findBodySpan, type BodySpan } from './body-span.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 
 /** What the parsed form of a stored message may hold at most; the raw bytes are always whole. */
@@ -36,8 +37,13 @@ export interface MessageRecord {
   readonly subject: string;
   readonly date: string | null;
   readonly headers: Readonly<Record<string, readonly string[]>>;
+  /** Empty when `text_span` is set: the text is then read from the raw bytes ({@link withBodies}). */
   readonly text: string;
+  /** Empty when `html_span` is set. */
   readonly html: string;
+  /** Where the text lies in the raw bytes, when it is there verbatim (ADR 0023). */
+  readonly text_span?: BodySpan;
+  readonly html_span?: BodySpan;
   readonly truncated: boolean;
   readonly attachments: readonly AttachmentMeta[];
   readonly authentication: AuthenticationResults | null;
@@ -84,6 +90,10 @@ export const toMessageRecord = (input: {
 }): MessageRecord => {
   const { parsed, raw } = input;
   const truncated = parsed.text.length > MESSAGE_BOUNDS.text || parsed.html.length > MESSAGE_BOUNDS.html;
+  const text = parsed.text.slice(0, MESSAGE_BOUNDS.text);
+  const html = parsed.html.slice(0, MESSAGE_BOUNDS.html);
+  const textSpan = findBodySpan(raw, text);
+  const htmlSpan = findBodySpan(raw, html);
   return {
     id: input.id,
     identity_id: input.identity.id,
@@ -98,8 +108,11 @@ export const toMessageRecord = (input: {
     subject: parsed.subject,
     date: parsed.date,
     headers: boundHeaders(parsed.headers),
-    text: parsed.text.slice(0, MESSAGE_BOUNDS.text),
-    html: parsed.html.slice(0, MESSAGE_BOUNDS.html),
+    // A body that is in the raw bytes verbatim is stored there only.
+    text: textSpan === undefined ? text : '',
+    html: htmlSpan === undefined ? html : '',
+    ...(textSpan === undefined ? {} : { text_span: textSpan }),
+    ...(htmlSpan === undefined ? {} : { html_span: htmlSpan }),
     truncated,
     attachments: parsed.attachments.slice(0, 100),
     authentication: input.authentication,
@@ -136,17 +149,36 @@ export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Arra
 };
 
 /**
- * The raw bytes of a stored message, reassembled; `undefined` when a slice is missing. Slices
- * stored by earlier versions hold ASCII text (`ascii`) or base64 (`data`) instead of bytes.
+ * The raw bytes of a stored message, reassembled, or those of its slices that hold
+ * `[from, to)` (the returned buffer then starts at the first of them: see {@link withBodies});
+ * `undefined` when a slice is missing. Slices stored by earlier versions hold ASCII text
+ * (`ascii`) or base64 (`data`) instead of bytes.
  */
-export const loadRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' | 'chunks'>): Promise<Buffer | undefined> => {
+export const loadRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' | 'chunks'>, from = 0, to = Number.POSITIVE_INFINITY): Promise<Buffer | undefined> => {
   const parts: Buffer[] = [];
-  for (let n = 0; n < record.chunks; n += 1) {
+  const last = Math.min(record.chunks, Math.ceil(to / RAW_CHUNK_BYTES));
+  for (let n = Math.floor(from / RAW_CHUNK_BYTES); n < last; n += 1) {
     const chunk = await deps.store.get(C.messageChunks, `${record.id}:${n}`);
     if (chunk?.bytes instanceof Uint8Array) parts.push(Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength));
     else if (typeof chunk?.ascii === 'string') parts.push(Buffer.from(chunk.ascii, 'latin1'));
     else if (typeof chunk?.data === 'string') parts.push(Buffer.from(chunk.data, 'base64'));
     else return undefined;
   }
-  return Buffer.concat(parts);
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+};
+
+/**
+ * The record with its text and HTML in place: a body stored as a span of the raw bytes is read
+ * from the slices that hold it. Throws when one of them is missing.
+ */
+export const withBodies = async (deps: CoreDeps, record: MessageRecord): Promise<MessageRecord> => {
+  const spans = [record.text_span, record.html_span].filter((span): span is BodySpan => span !== undefined);
+  if (spans.length === 0) return record;
+  const from = Math.min(...spans.map((span) => span.start));
+  const first = Math.floor(from / RAW_CHUNK_BYTES) * RAW_CHUNK_BYTES;
+  const raw = await loadRaw(deps, record, from, Math.max(...spans.map((span) => span.end)));
+  if (raw === undefined || first + raw.byteLength < Math.max(...spans.map((span) => span.end))) throw new Error(`raw bytes of ${record.id} are incomplete`);
+  const read = (span: BodySpan | undefined, stored: string): string => (span === undefined ? stored : bodyAt(raw, { start: span.start - first, end: span.end - first }));
+  const { text_span: _text, html_span: _html, ...rest } = record;
+  return { ...rest, text: read(record.text_span, record.text), html: read(record.html_span, record.html) };
 };

@@ -10,7 +10,7 @@ import { toPublicEvent } from '../domain/event.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { MessageRecord } from '../mail/message-record.js';
-import { loadRaw } from '../mail/message-record.js';
+import { loadRaw, withBodies } from '../mail/message-record.js';
 import type { Waiters } from '../mail/waiters.js';
 import { C } from '../store/collections.js';
 import type { Page } from './identities.js';
@@ -115,7 +115,10 @@ const loadMessage = (deps: CoreDeps, principal: Principal, identityId: string, m
 export const getMessage =
   (deps: CoreDeps) =>
   (principal: Principal, identityId: string, messageId: string): TE.TaskEither<DomainError, ReturnType<typeof toMessageView>> =>
-    pipe(loadMessage(deps, principal, identityId, messageId), TE.map(toMessageView));
+    pipe(
+      loadMessage(deps, principal, identityId, messageId),
+      TE.flatMap((message) => async () => E.right(toMessageView(await withBodies(deps, message)))),
+    );
 
 /** The message exactly as received. */
 export const getRawMessage =
