@@ -19,6 +19,7 @@ export { COLLECTIONS } from './store/collections.js';
 export { updateByCompareAndSet } from './store/compare-and-set.js';
 export { incremented } from './store/increment-rule.js';
 export { EventHub, type EventListener } from './store/event-hub.js';
+export { overlay } from './store/overlay.js';
 export { type Page } from './use-cases/identities.js';
 export { type Lineage, type LineageNode } from './use-cases/lineage.js';
 export { type BulkSquashResult } from './use-cases/bulk.js';

@@ -50,3 +50,17 @@ test('lint: eslint refuses tsyringe outside hosts and allows it in a host', (t) 
   t.regex(core.stdout, /tsyringe lives only in hosts/);
   t.is(lint('hosts/api/src/uses-di.ts').status, 0, 'a host may use tsyringe');
 });
+
+test('lint: eslint refuses a spread-then-add literal on the per-message path, and allows overrides and other places', (t) => {
+  const lint = (path: string, input: string) =>
+    spawnSync(join(repoRoot, 'node_modules/.bin/eslint'), ['--stdin', '--stdin-filename', path], { cwd: repoRoot, input, encoding: 'utf8' });
+  const spreadThenAdd = 'export const f = (event: object, position: number) => ({ ...event, position });\n';
+  for (const path of ['core/src/mail/probe.ts', 'core/src/store/probe.ts', 'adapters/mail-smtp/src/session-handlers.ts', 'hosts/api/src/delivery-threads.ts']) {
+    const run = lint(path, spreadThenAdd);
+    t.not(run.status, 0, path);
+    t.regex(run.stdout, /ADR 0024/, path);
+  }
+  t.is(lint('core/src/mail/probe.ts', 'export const f = (event: object, position: number) => Object.assign({}, event, { position });\n').status, 0);
+  t.is(lint('core/src/mail/probe.ts', 'export const f = (event: object) => ({ ...event });\n').status, 0);
+  t.is(lint('hosts/api/src/config-probe.ts', spreadThenAdd).status, 0, 'start-up code may spread');
+});

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ParseOutcome } from '@ephemail/core';
-import { extractForDelivery } from '@ephemail/core';
+import { extractForDelivery, overlay } from '@ephemail/core';
 import type { MailParseOptions } from './postal-mime-mail-parser.js';
 import { createPostalMimeMailParser } from './postal-mime-mail-parser.js';
 
@@ -41,7 +41,7 @@ const parser = createPostalMimeMailParser(setup.options);
 const withExtraction = (outcome: ParseOutcome): ParseOutcome => {
   if (!outcome.ok || !setup.extract) return outcome;
   try {
-    return { ...outcome, extraction: extractForDelivery(outcome.message) };
+    return overlay(outcome, { extraction: extractForDelivery(outcome.message) });
   } catch {
     // The main thread runs the engine itself and meets the same error there, where it is reported.
     return outcome;

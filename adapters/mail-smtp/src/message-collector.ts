@@ -42,9 +42,15 @@ export class MessageCollector {
     return this.broken;
   }
 
-  /** The whole message when {@link verdict} is `'ok'`; empty once a limit was broken. */
+  /**
+   * The whole message when {@link verdict} is `'ok'`; empty once a limit was broken. Call once:
+   * the chunks are let go, so the socket's read buffers they point into are not held while the
+   * message is delivered.
+   */
   bytes(): Buffer {
-    return this.broken === 'ok' ? Buffer.concat(this.chunks, this.received) : Buffer.alloc(0);
+    const chunks = this.chunks;
+    this.chunks = [];
+    return this.broken === 'ok' ? Buffer.concat(chunks, this.received) : Buffer.alloc(0);
   }
 
   private breakWith(verdict: Exclude<CollectedVerdict, 'ok'>): void {

@@ -72,7 +72,9 @@ const encode = (doc: NewDocument): Encoded => {
   }
   if (name === undefined) return { body: JSON.stringify(fields), bytes: null };
   const { [name]: bytes, ...rest } = fields;
-  return { body: JSON.stringify({ ...rest, [BYTES_FIELD]: name }), bytes: bytes as Uint8Array };
+  // Added to the fresh rest rather than spread into a new literal (ADR 0024).
+  rest[BYTES_FIELD] = name;
+  return { body: JSON.stringify(rest), bytes: bytes as Uint8Array };
 };
 
 const decode = (row: Row): StoredDocument => {
@@ -248,9 +250,9 @@ export class SqliteDocumentStore implements DocumentStore {
       }
       if (next === undefined) return { doc: decode(row), written: false };
       const { version: _version, ...fields } = next as NewDocument & { version?: number };
-      const { body, bytes } = encode({ ...fields, id });
+      const { body, bytes } = encode(Object.assign({}, fields, { id }));
       this.statements.get(replace).run(body, bytes, collection, id, row.version);
-      return { doc: { ...fields, id, version: row.version + 1 }, written: true };
+      return { doc: Object.assign({}, fields, { id, version: row.version + 1 }), written: true };
     };
     const outcome = await this.writeStep('update', step);
     if (failure !== undefined) throw failure.error;

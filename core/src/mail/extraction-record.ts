@@ -1,5 +1,6 @@
 import type { Candidate, Extraction, LinkKind, SecretType } from '../extraction/types.js';
 import { redact, toRedactedCandidate, type RedactedCandidate } from '../extraction/redact.js';
+import { overlay } from '../store/overlay.js';
 
 /** Below this confidence the engine's best guess is not reported as an extraction. */
 export const REPORT_THRESHOLD = 0.5;
@@ -91,11 +92,10 @@ export const toPublicExtraction = (record: ExtractionRecord): PublicExtraction =
 /** The revealed view, for a caller holding `secrets:read`. */
 export const toRevealedExtraction = (record: ExtractionRecord): RevealedExtraction => {
   const base = toPublicExtraction(record);
-  return {
-    ...base,
+  return overlay(base, {
     value: record.value,
-    candidates: record.candidates.map((c, i) => ({ ...base.candidates[i]!, value: c.value })),
-  };
+    candidates: record.candidates.map((c, i) => overlay(base.candidates[i]!, { value: c.value })),
+  });
 };
 
 /** What the `extraction.completed` event carries: never a raw value. */

@@ -9,6 +9,7 @@ import type { ExtractionRecord } from './extraction-record.js';
 import { extractionEventData } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
 import { derivedId } from './message-record.js';
+import { overlay } from '../store/overlay.js';
 
 /** How many recent message ids an identity remembers to make recording idempotent. */
 export const RECENT_MESSAGES = 64;
@@ -47,17 +48,16 @@ const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Ch
   const activation = activate(current, deps.clock.now());
   if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
   const received = { message_id: message.id, from: message.from.address, subject: message.subject, size: message.size, received_at: message.received_at };
-  next = withEvent(next, { ...newEvent(deps, current, 'email.received', received), id: item.receivedEventId });
+  next = withEvent(next, overlay(newEvent(deps, current, 'email.received', received), { id: item.receivedEventId }));
   if (extraction !== undefined) {
-    next = withEvent(next, { ...newEvent(deps, current, 'extraction.completed', extractionEventData(extraction)), id: derivedId('evt', message.id, 'extraction.completed') });
+    next = withEvent(next, overlay(newEvent(deps, current, 'extraction.completed', extractionEventData(extraction)), { id: derivedId('evt', message.id, 'extraction.completed') }));
   }
   return write(
-    {
-      ...next,
+    overlay(next, {
       message_count: (current.message_count ?? 0) + 1,
       latest_extraction_id: extraction?.id ?? current.latest_extraction_id ?? null,
       recent_message_ids: [...recent, message.id].slice(-RECENT_MESSAGES),
-    },
+    }),
     'recorded',
   );
 };
@@ -107,7 +107,7 @@ const resolveMessages = (read: PlanRead, batch: readonly Waiting[]) => {
     }
     if (found !== undefined) {
       inserted.push(false);
-      return { ...item, ...found };
+      return overlay(item, found);
     }
     stored.set(item.message.id, { message: item.message, extraction: item.extraction });
     for (const { collection, doc } of item.documents) inserts.push({ kind: 'insert', collection, doc });
@@ -143,7 +143,7 @@ const recordInOneStep = async (deps: CoreDeps, identityId: string, batch: readon
     const { writes, record, logged } = planOutboxLogged(read, decided.doc);
     return {
       writes: [...inserts, ...writes, { kind: 'replace', collection: C.identities, doc: record, expectedVersion: stored.version }],
-      result: { result: decided.result, doc: { ...record, version: stored.version + 1 }, written: true, inserted, logged },
+      result: { result: decided.result, doc: overlay(record, { version: stored.version + 1 }), written: true, inserted, logged },
     };
   });
   if (outcome.kind === 'conflict') return 'conflict';

@@ -5,6 +5,7 @@ import type { NewEntry } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
 import { bodyAt, findBodySpan, type BodySpan } from './body-span.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
+import { overlay } from '../store/overlay.js';
 
 /** What the parsed form of a stored message may hold at most; the raw bytes are always whole. */
 export const MESSAGE_BOUNDS = { text: 256 * 1024, html: 512 * 1024, headerValues: 200, headerValue: 4096 } as const;
@@ -180,5 +181,5 @@ export const withBodies = async (deps: CoreDeps, record: MessageRecord): Promise
   if (raw === undefined || first + raw.byteLength < Math.max(...spans.map((span) => span.end))) throw new Error(`raw bytes of ${record.id} are incomplete`);
   const read = (span: BodySpan | undefined, stored: string): string => (span === undefined ? stored : bodyAt(raw, { start: span.start - first, end: span.end - first }));
   const { text_span: _text, html_span: _html, ...rest } = record;
-  return { ...rest, text: read(record.text_span, record.text), html: read(record.html_span, record.html) };
+  return overlay(rest, { text: read(record.text_span, record.text), html: read(record.html_span, record.html) });
 };

@@ -44,6 +44,11 @@ export type DeliveryOutcome =
  */
 export interface MailIngress {
   checkRecipient(address: string): Promise<RecipientVerdict>;
+  /**
+   * Delivers one message to each recipient of the envelope. `raw` is handed over: an ingress may
+   * take its memory instead of copying it (the host's delivery threads take a buffer that holds
+   * the message alone), so a caller must not read or change `raw` once it called `deliver`.
+   */
   deliver(raw: Uint8Array, envelope: InboundEnvelope): Promise<readonly DeliveryOutcome[]>;
 }
 

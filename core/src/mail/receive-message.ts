@@ -11,6 +11,7 @@ import { recorderFor } from './identity-recorder.js';
 import { flusherFor } from './outbox-flusher.js';
 import { contentHash, derivedId, EXTRACTION_BOUNDS, rawSlices, storeRaw, toMessageRecord } from './message-record.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
+import { overlay } from '../store/overlay.js';
 
 export interface ReceiveInput {
   readonly identity: IdentityRecord;
@@ -91,13 +92,13 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
  */
 export const extractForDelivery = (parsed: ParsedMessage): Extraction => extract(boundedForExtraction(parsed));
 
-const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage => ({
-  ...parsed,
-  text: parsed.text.slice(0, EXTRACTION_BOUNDS.text),
-  html: parsed.html.slice(0, EXTRACTION_BOUNDS.html),
-  ...(parsed.htmlText === undefined ? {} : { htmlText: parsed.htmlText.slice(0, EXTRACTION_BOUNDS.text) }),
-  ...(parsed.links === undefined ? {} : { links: parsed.links.slice(0, EXTRACTION_BOUNDS.links) }),
-});
+const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage =>
+  overlay(parsed, {
+    text: parsed.text.slice(0, EXTRACTION_BOUNDS.text),
+    html: parsed.html.slice(0, EXTRACTION_BOUNDS.html),
+    ...(parsed.htmlText === undefined ? {} : { htmlText: parsed.htmlText.slice(0, EXTRACTION_BOUNDS.text) }),
+    ...(parsed.links === undefined ? {} : { links: parsed.links.slice(0, EXTRACTION_BOUNDS.links) }),
+  });
 
 /**
  * The extraction the stored message points at. A message stored by an earlier delivery keeps its

@@ -1,4 +1,5 @@
 import type { DocumentStore, NewDocument, StoredDocument, UpdateOutcome } from '../ports/document-store.js';
+import { overlay } from './overlay.js';
 
 /** How often a read-modify-write retries after losing a race before it reports contention. */
 export const MAX_CAS_ATTEMPTS = 50;
@@ -38,8 +39,8 @@ export const updateByCompareAndSet = async (
     const next = change(current);
     if (next === undefined) return { doc: current, written: false };
     const { version: _version, ...fields } = next as NewDocument & { version?: number };
-    if (await store.replace(collection, { ...fields, id }, current.version)) {
-      return { doc: { ...fields, id, version: current.version + 1 }, written: true };
+    if (await store.replace(collection, overlay(fields, { id }), current.version)) {
+      return { doc: overlay(fields, { id, version: current.version + 1 }), written: true };
     }
     await backoff(attempt);
   }

@@ -37,6 +37,6 @@ export const planCounterAdd = (read: PlanRead, id: string, by: number): { readon
     return { count, write: { kind: 'insert', collection: C.counters, doc: created } };
   }
   const { version, ...fields } = counter;
-  const added = { ...fields, count };
+  const added = Object.assign({}, fields, { count });
   return { count, write: { kind: 'replace', collection: C.counters, doc: added, expectedVersion: version } };
 };

@@ -10,6 +10,7 @@ import { C } from './collections.js';
 import { keep, updateWithRetry, write } from './compare-and-set.js';
 import { nextLogPositions, planLogPositions } from './log-position.js';
 import { releaseIdentities } from './quota.js';
+import { overlay } from './overlay.js';
 
 /** A new event for an identity, stamped now. */
 export const newEvent = (
@@ -28,12 +29,12 @@ export const newEvent = (
 });
 
 /** The record with the event appended to its outbox, numbered after the identity's last event. */
-export const withEvent = (record: IdentityRecord, event: Omit<EventRecord, 'seq'>): IdentityRecord => ({
-  ...record,
-  pending_events: [...record.pending_events, { ...event, seq: record.event_count + 1 }],
-  event_count: record.event_count + 1,
-  has_pending: true,
-});
+export const withEvent = (record: IdentityRecord, event: Omit<EventRecord, 'seq'>): IdentityRecord =>
+  overlay(record, {
+    pending_events: [...record.pending_events, overlay(event, { seq: record.event_count + 1 })],
+    event_count: record.event_count + 1,
+    has_pending: true,
+  });
 
 /**
  * Writes new identities with their pending events already in the log, as one atomic step of a
@@ -49,12 +50,12 @@ export const insertWithLoggedEvents = async (
   firstPosition: number,
   beside: readonly NewEntry[] = [],
 ): Promise<IdentityRecord[] | 'exists'> => {
-  const stored = records.map((record): IdentityRecord => ({ ...record, pending_events: [], has_pending: false }));
+  const stored = records.map((record): IdentityRecord => overlay(record, { pending_events: [], has_pending: false }));
   const entries: NewEntry[] = [...beside, ...stored.map((doc) => ({ collection: C.identities, doc }))];
   let position = firstPosition;
   for (const record of records) {
     for (const event of record.pending_events) {
-      const logged: EventRecord = { ...event, position: position++ };
+      const logged: EventRecord = overlay(event, { position: position++ });
       entries.push({ collection: C.events, doc: logged });
     }
   }
@@ -97,7 +98,7 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: 
   const logged = record.pending_events.map((event, index) => ({ event, position: first + index }));
   // Issued together, so a group-committing store writes them in one commit: positions, not the
   // order of the inserts, order the log, and relays wait for a position that is not there yet.
-  const outcomes = await Promise.all(logged.map(({ event, position }) => deps.store.insert(C.events, { ...event, position })));
+  const outcomes = await Promise.all(logged.map(({ event, position }) => deps.store.insert(C.events, overlay(event, { position }))));
   // Another flusher logged an event first: mark the position we took, so relays reading the log
   // in position order see no hole to wait for.
   await Promise.all(logged.map(({ position }, i) => (outcomes[i] === 'exists' ? deps.store.insert(C.events, logGap(position, deps)) : undefined)));
@@ -108,7 +109,7 @@ export const flushOutbox = async (deps: CoreDeps, identityId: string, written?: 
   const flushed = new Set(logged.map(({ event }) => event.id));
   const cleared = (current: IdentityRecord): IdentityRecord | undefined => {
     const rest = current.pending_events.filter((event) => !flushed.has(event.id));
-    return rest.length === current.pending_events.length ? undefined : { ...current, pending_events: rest, has_pending: rest.length > 0 };
+    return rest.length === current.pending_events.length ? undefined : overlay(current, { pending_events: rest, has_pending: rest.length > 0 });
   };
   // The record as written, with its version: a compare-and-set on that version clears the outbox
   // without reading the identity again. Anything written since makes it fail, and the read below runs.
@@ -147,10 +148,10 @@ export const planOutboxLogged = (
 ): { readonly writes: PlannedWrite[]; readonly record: IdentityRecord; readonly logged: readonly EventRecord[] } => {
   if (record.pending_events.length === 0) return { writes: [], record, logged: [] };
   const positions = planLogPositions(read, record.pending_events.length);
-  const logged = record.pending_events.map((event, index): EventRecord => ({ ...event, position: positions.first + index }));
+  const logged = record.pending_events.map((event, index): EventRecord => overlay(event, { position: positions.first + index }));
   return {
     writes: [positions.write, ...logged.map((doc): PlannedWrite => ({ kind: 'insert', collection: C.events, doc }))],
-    record: { ...record, pending_events: [], has_pending: false },
+    record: overlay(record, { pending_events: [], has_pending: false }),
     logged,
   };
 };

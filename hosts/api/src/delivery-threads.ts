@@ -204,9 +204,12 @@ export const startDeliveryThreads = (options: DeliveryThreadsOptions): DeliveryT
     if (alive.length === 0) return local.deliver(raw, envelope);
     const thread = alive.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
     const id = nextId++;
-    // A copy of its own to hand over: the caller keeps `raw`.
-    const copy = new Uint8Array(raw);
-    const request: DeliveryRequest = { kind: 'deliver', id, raw: copy, envelope };
+    // The caller hands `raw` over (MailIngress.deliver): a buffer that holds the message alone
+    // moves to the thread as it is. A view into a larger one (Node's pool for small buffers) is
+    // copied, so that the rest of that buffer stays where it is.
+    const owned = raw.byteOffset === 0 && raw.byteLength === raw.buffer.byteLength && raw.buffer instanceof ArrayBuffer;
+    const bytes = owned ? raw : new Uint8Array(raw);
+    const request: DeliveryRequest = { kind: 'deliver', id, raw: bytes, envelope };
     return new Promise<readonly DeliveryOutcome[]>((resolve, reject) => {
       const settle = (): void => {
         if (thread.pending.size > 0) return;
@@ -219,7 +222,7 @@ export const startDeliveryThreads = (options: DeliveryThreadsOptions): DeliveryT
         started: performance.now(),
       });
       thread.worker.ref();
-      thread.worker.postMessage(request, [copy.buffer]);
+      thread.worker.postMessage(request, [bytes.buffer as ArrayBuffer]);
       watch();
     });
   };

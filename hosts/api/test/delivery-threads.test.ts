@@ -109,6 +109,24 @@ test('delivery threads: with a parse thread of its own (used from 16 KiB), a thr
   t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '135792' });
 });
 
+test('delivery threads: a buffer that holds the message alone moves to the thread; a view into a shared one is copied and left intact', async (t) => {
+  const { app, principal, identity, threads } = await setup(t);
+  const owned = new Uint8Array(mail(identity.email, '246810'));
+  t.is(owned.byteLength, owned.buffer.byteLength);
+  t.like((await threads.ingress.deliver(owned, envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
+  t.is(owned.byteLength, 0, 'handed over without a copy');
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { value: '246810' });
+  // A message inside a larger buffer (Node's pool for small buffers): the rest must stay usable.
+  const message = mail(identity.email, '975310');
+  const shared = new Uint8Array(message.byteLength + 64);
+  shared.set(message, 32);
+  const view = shared.subarray(32, 32 + message.byteLength);
+  t.like((await threads.ingress.deliver(view, envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
+  t.is(view.byteLength, message.byteLength);
+  t.is(shared.buffer.byteLength, message.byteLength + 64);
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { value: '975310' });
+});
+
 test('delivery threads: a redelivery is recognised across connections, whichever side stores first', async (t) => {
   const { app, identity, threads } = await setup(t);
   const raw = mail(identity.email, '730552');
