@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import type { MailIngress } from '@ephemail/core';
 import type { SMTPServerOptions } from 'smtp-server';
 import { MxServer } from './mx-server.js';
@@ -18,7 +19,8 @@ export interface SmtpInbound {
 }
 
 const libraryOptions = (config: ResolvedSmtpInboundOptions, handlers: SessionHandlers): SMTPServerOptions => ({
-  name: config.name,
+  // Read once: without a name the library asks the system for it on every connection.
+  name: config.name ?? hostname(),
   banner: config.banner,
   size: config.maxMessageBytes,
   maxCommandLength: config.maxCommandLength,
