@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ParseOutcome } from '@ephemail/core';
-import { extractForDelivery, overlay } from '@ephemail/core';
+import { digestForStorage, extractForDelivery, MESSAGE_BOUNDS, overlay } from '@ephemail/core';
 import type { MailParseOptions } from './postal-mime-mail-parser.js';
 import { createPostalMimeMailParser } from './postal-mime-mail-parser.js';
 
@@ -37,19 +37,30 @@ if (port === null) throw new Error('parse-worker runs only as a worker thread');
 const setup = workerData as WorkerSetup;
 const parser = createPostalMimeMailParser(setup.options);
 
-/** The outcome with `extraction` added, as a delivery would compute it from the parsed message. */
-const withExtraction = (outcome: ParseOutcome): ParseOutcome => {
+/**
+ * The outcome with what a delivery would derive from it: the engine's answer and the storage
+ * digest. A body the digest finds in the raw bytes (within its bound) goes back empty: the
+ * delivering thread then neither copies it in nor keeps it, and stores the span (ADR 0023).
+ */
+const withDerived = (outcome: ParseOutcome, raw: Uint8Array): ParseOutcome => {
   if (!outcome.ok || !setup.extract) return outcome;
   try {
-    return overlay(outcome, { extraction: extractForDelivery(outcome.message) });
+    const extraction = extractForDelivery(outcome.message);
+    const digest = digestForStorage(raw, outcome.message);
+    const { text, html } = outcome.message;
+    const message = overlay(outcome.message, {
+      text: digest.textSpan !== undefined && text.length <= MESSAGE_BOUNDS.text ? '' : text,
+      html: digest.htmlSpan !== undefined && html.length <= MESSAGE_BOUNDS.html ? '' : html,
+    });
+    return { ok: true, message, extraction, digest };
   } catch {
-    // The main thread runs the engine itself and meets the same error there, where it is reported.
+    // The delivering thread runs the engine itself and meets the same error there, where it is reported.
     return outcome;
   }
 };
 
 port.on('message', (request: ParseRequest) => {
-  void parser.parse(request.raw, request.envelopeFrom).then((outcome) => port.postMessage({ id: request.id, outcome: withExtraction(outcome) } satisfies ParseReply));
+  void parser.parse(request.raw, request.envelopeFrom).then((outcome) => port.postMessage({ id: request.id, outcome: withDerived(outcome, request.raw) } satisfies ParseReply));
 });
 
 // Messages posted while the thread was starting wait in its queue; the watchdog counts from here.

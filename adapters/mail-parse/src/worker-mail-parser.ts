@@ -9,7 +9,11 @@ import { createPostalMimeMailParser } from './postal-mime-mail-parser.js';
 export interface WorkerMailParserOptions extends MailParseOptions {
   /** Worker threads that parse. Default 1. */
   readonly threads?: number;
-  /** Also run the extraction engine on each parsed message, in the worker. Default true. */
+  /**
+   * Also run, in the worker, what a delivery derives from each parsed message: the extraction
+   * engine (`ParseOutcome.extraction`) and the storage digest (`ParseOutcome.digest`; a body found
+   * verbatim in the raw bytes then comes back empty, ADR 0023). Default true.
+   */
   readonly extract?: boolean;
   /**
    * Messages smaller than this many bytes are parsed on the calling thread, without their

@@ -1,6 +1,15 @@
 import test from 'ava';
-import { extractForDelivery } from '@ephemail/core';
+import type { BodySpan, ParseOutcome } from '@ephemail/core';
+import { digestForStorage, extractForDelivery, MESSAGE_BOUNDS } from '@ephemail/core';
 import { createPostalMimeMailParser, createWorkerMailParser } from '../src/index.js';
+
+/** A worker's successful outcome as a delivery reads it: each body it emptied read back from its span. */
+const delivered = (outcome: Extract<ParseOutcome, { ok: true }>, raw: Uint8Array) => {
+  const { extraction, digest, ...parsed } = outcome;
+  const at = (span: BodySpan | undefined, body: string) => (span === undefined ? body : Buffer.from(raw).toString('utf8', span.start, span.end).replaceAll('\r\n', '\n'));
+  const message = { ...parsed.message, text: at(digest?.textSpan, parsed.message.text), html: at(digest?.htmlSpan, parsed.message.html) };
+  return { parsed: { ...parsed, message }, extraction, digest };
+};
 
 const crlf = (lines: string[]): Buffer => Buffer.from(lines.join('\r\n'));
 
@@ -22,11 +31,40 @@ test('worker parser: the outcome is the in-thread parser\'s, with the engine\'s 
     const expected = await inThread.parse(raw, 'bounce@app.example.com');
     const outcome = outcomes[i];
     if (!outcome?.ok || !expected.ok) return t.fail('both parse');
-    const { extraction, ...parsed } = outcome;
+    const { extraction, digest, parsed } = delivered(outcome, raw);
     t.deepEqual(parsed, expected);
     t.deepEqual(extraction, extractForDelivery(expected.message));
+    t.deepEqual(digest, digestForStorage(raw, expected.message));
     t.is(extraction?.top?.value, String(400_000 + i * 7_919));
   }
+});
+
+test('worker parser: a body found verbatim in the raw bytes comes back empty with its span; one over its bound or quoted-printable stays', async (t) => {
+  const inThread = createPostalMimeMailParser();
+  const workers = createWorkerMailParser();
+  t.teardown(() => workers.close());
+  const lines = Array.from({ length: 120 }, (_, n) => `Line ${n} of the message, in plain 8-bit text: grüße.`);
+  const plain = crlf(['From: a@app.example.com', 'To: b@inbox.test', 'Subject: Plain', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', ...lines, '']);
+  const outcome = await workers.parse(plain);
+  const expected = await inThread.parse(plain);
+  if (!outcome.ok || !expected.ok) return t.fail('both parse');
+  t.is(outcome.message.text, '');
+  t.truthy(outcome.digest?.textSpan);
+  t.deepEqual(delivered(outcome, plain).parsed, expected);
+  // Quoted-printable: decoded, so not in the raw bytes; it comes back as parsed.
+  const qp = codeMail('123456');
+  const qpOutcome = await workers.parse(qp);
+  if (!qpOutcome.ok) return t.fail('parses');
+  t.is(qpOutcome.digest?.textSpan, undefined);
+  t.true(qpOutcome.message.text.includes('123456'));
+  // Over the stored bound: the span covers the bound, and the whole text comes back (it is cut when stored).
+  const long = crlf(['From: a@app.example.com', 'To: b@inbox.test', 'Subject: Long', 'Content-Type: text/plain; charset=utf-8', '', ...Array.from({ length: 6_000 }, () => lines[0]!), '']);
+  const longOutcome = await workers.parse(long);
+  const longExpected = await inThread.parse(long);
+  if (!longOutcome.ok || !longExpected.ok) return t.fail('both parse');
+  t.true(longExpected.message.text.length > MESSAGE_BOUNDS.text);
+  t.truthy(longOutcome.digest?.textSpan);
+  t.is(longOutcome.message.text, longExpected.message.text);
 });
 
 test('worker parser: the caller keeps its bytes, and the engine can be left to the caller', async (t) => {
@@ -50,7 +88,7 @@ test('worker parser: messages below inlineBelowBytes are parsed on the calling t
   if (!inline.ok || !offloaded.ok) return t.fail('both parse');
   // Only a worker runs the engine: an inline parse is the in-thread parser's outcome exactly.
   t.deepEqual(inline, await inThread.parse(small));
-  const { extraction, ...parsed } = offloaded;
+  const { extraction, parsed } = delivered(offloaded, large);
   t.deepEqual(parsed, await inThread.parse(large));
   t.is(extraction?.top?.value, '271828');
   t.throws(() => createWorkerMailParser({ inlineBelowBytes: -1 }), { message: /inlineBelowBytes/ });
@@ -102,9 +140,10 @@ test('worker parser: hostile and broken input gets the in-thread parser\'s outco
     const expected = await inThread.parse(raw);
     const outcome = outcomes[i]!;
     if (outcome.ok && expected.ok) {
-      const { extraction, ...parsed } = outcome;
+      const { extraction, digest, parsed } = delivered(outcome, raw);
       t.deepEqual(parsed, expected, `message ${i}`);
       t.deepEqual(extraction, extractForDelivery(expected.message), `message ${i}`);
+      t.deepEqual(digest, digestForStorage(raw, expected.message), `message ${i}`);
     } else {
       t.deepEqual(outcome, expected, `message ${i}`);
     }

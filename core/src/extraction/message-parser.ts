@@ -1,3 +1,4 @@
+import type { StorageDigest } from '../mail/body-span.js';
 import type { Extraction, ParsedMessage } from './types.js';
 
 /** Why raw bytes did not become a ParsedMessage; expected outcomes for hostile or broken mail. */
@@ -17,6 +18,13 @@ export type ParseOutcome =
        * parser ran the engine already, on another thread; otherwise the delivery runs it.
        */
       readonly extraction?: Extraction;
+      /**
+       * What storing the message derives from the raw bytes (`digestForStorage`), when the parser
+       * derived it already, on another thread. A body with a span in it may be empty in `message`
+       * (it is then in the raw bytes verbatim, ADR 0023); a parser empties a body only when it
+       * also gave `extraction`, which needs the body.
+       */
+      readonly digest?: StorageDigest;
     }
   | { readonly ok: false; readonly error: ParseFailure };
 

@@ -11,6 +11,18 @@ export interface BodySpan {
   readonly end: number;
 }
 
+/**
+ * What storing a message derives from its raw bytes and parsed form, when a parser derived it
+ * already (on its own thread, see `ParseOutcome.digest`): the content hash of the raw bytes and
+ * where its bounded text and HTML lie in them. A body with a span here may be handed back empty
+ * in the parsed message: storing reads it from the raw bytes.
+ */
+export interface StorageDigest {
+  readonly sha256: string;
+  readonly textSpan?: BodySpan;
+  readonly htmlSpan?: BodySpan;
+}
+
 /** Bodies shorter than this (in UTF-16 units) are kept as they are: a span would save less than the read of the raw costs. */
 export const MIN_SPANNED_BODY = 1024;
 

@@ -98,7 +98,7 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
         outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });
         continue;
       }
-      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, ...(parsed.extraction === undefined ? {} : { extraction: parsed.extraction }) });
+      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, ...(parsed.extraction === undefined ? {} : { extraction: parsed.extraction }), ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });
       outcomes.push(
         result.kind === 'stored'
           ? { recipient, kind: 'stored', messageId: result.messageId, identityId: identity.id, duplicate: result.duplicate }

@@ -3,7 +3,7 @@ import type { CoreDeps } from '../deps.js';
 import type { AttachmentMeta, MailAddress, ParsedMessage } from '../extraction/types.js';
 import type { NewEntry } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
-import { bodyAt, findBodySpan, type BodySpan } from './body-span.js';
+import { bodyAt, findBodySpan, type BodySpan, type StorageDigest } from './body-span.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 import { overlay } from '../store/overlay.js';
 
@@ -75,26 +75,43 @@ const boundHeaders = (headers: ParsedMessage['headers']): Record<string, string[
   return out;
 };
 
-/** The stored form of a parsed message for one identity, bounded in size. */
+/**
+ * What storing `parsed` derives from `raw`: its content hash, and where its bounded text and HTML
+ * lie in it verbatim (ADR 0023). A parser on another thread may run this and hand the answer
+ * back with the parse (`ParseOutcome.digest`), which takes the work off the delivering thread.
+ */
+export const digestForStorage = (raw: Uint8Array, parsed: ParsedMessage): StorageDigest => {
+  const textSpan = findBodySpan(raw, parsed.text.slice(0, MESSAGE_BOUNDS.text));
+  const htmlSpan = findBodySpan(raw, parsed.html.slice(0, MESSAGE_BOUNDS.html));
+  return {
+    sha256: contentHash(raw),
+    ...(textSpan === undefined ? {} : { textSpan }),
+    ...(htmlSpan === undefined ? {} : { htmlSpan }),
+  };
+};
+
+/**
+ * The stored form of a parsed message for one identity, bounded in size. A body with a span in
+ * `digest` is stored as that span (it may be empty in `parsed`, see `ParseOutcome.digest`).
+ */
 export const toMessageRecord = (input: {
   readonly id: string;
   readonly identity: { readonly id: string; readonly org_id: string; readonly project_id: string };
   readonly parsed: ParsedMessage;
   readonly raw: Uint8Array;
-  /** {@link contentHash} of `raw`, when the caller has it already. */
-  readonly sha256?: string;
+  /** {@link digestForStorage} of `raw` and `parsed`. */
+  readonly digest: StorageDigest;
   readonly envelope: InboundEnvelope;
   readonly recipient: string;
   readonly receivedAt: string;
   readonly authentication: AuthenticationResults | null;
   readonly extractionId: string | null;
 }): MessageRecord => {
-  const { parsed, raw } = input;
+  const { parsed, raw, digest } = input;
+  const textSpan = digest.textSpan;
+  const htmlSpan = digest.htmlSpan;
+  // A body handed back empty because it has a span was within its bound.
   const truncated = parsed.text.length > MESSAGE_BOUNDS.text || parsed.html.length > MESSAGE_BOUNDS.html;
-  const text = parsed.text.slice(0, MESSAGE_BOUNDS.text);
-  const html = parsed.html.slice(0, MESSAGE_BOUNDS.html);
-  const textSpan = findBodySpan(raw, text);
-  const htmlSpan = findBodySpan(raw, html);
   return {
     id: input.id,
     identity_id: input.identity.id,
@@ -110,15 +127,15 @@ export const toMessageRecord = (input: {
     date: parsed.date,
     headers: boundHeaders(parsed.headers),
     // A body that is in the raw bytes verbatim is stored there only.
-    text: textSpan === undefined ? text : '',
-    html: htmlSpan === undefined ? html : '',
+    text: textSpan === undefined ? parsed.text.slice(0, MESSAGE_BOUNDS.text) : '',
+    html: htmlSpan === undefined ? parsed.html.slice(0, MESSAGE_BOUNDS.html) : '',
     ...(textSpan === undefined ? {} : { text_span: textSpan }),
     ...(htmlSpan === undefined ? {} : { html_span: htmlSpan }),
     truncated,
     attachments: parsed.attachments.slice(0, 100),
     authentication: input.authentication,
     size: raw.byteLength,
-    sha256: input.sha256 ?? contentHash(raw),
+    sha256: digest.sha256,
     chunks: Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES)),
     extraction_id: input.extractionId,
   };

@@ -9,7 +9,8 @@ import { toExtractionRecord } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
 import { recorderFor } from './identity-recorder.js';
 import { flusherFor } from './outbox-flusher.js';
-import { contentHash, derivedId, EXTRACTION_BOUNDS, rawSlices, storeRaw, toMessageRecord } from './message-record.js';
+import { derivedId, digestForStorage, EXTRACTION_BOUNDS, rawSlices, storeRaw, toMessageRecord } from './message-record.js';
+import type { StorageDigest } from './body-span.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 import { overlay } from '../store/overlay.js';
 
@@ -22,6 +23,8 @@ export interface ReceiveInput {
   readonly authentication: AuthenticationResults | null;
   /** The engine's answer for `parsed` ({@link extractForDelivery}), when the parser ran it already. */
   readonly extraction?: Extraction;
+  /** {@link digestForStorage} of `raw` and `parsed`, when the parser derived it already. */
+  readonly digest?: StorageDigest;
 }
 
 export type ReceiveOutcome =
@@ -49,8 +52,8 @@ export type ReceiveOutcome =
  */
 export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promise<ReceiveOutcome> => {
   const { identity, parsed, raw, envelope } = input;
-  const sha256 = contentHash(raw);
-  const messageId = derivedId('msg', identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', sha256);
+  const digest = input.digest ?? digestForStorage(raw, parsed);
+  const messageId = derivedId('msg', identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', digest.sha256);
   const receivedEventId = derivedId('evt', messageId, 'email.received');
   const now = iso(deps.clock.now());
   const extraction = toExtractionRecord(
@@ -58,7 +61,7 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
     { id: derivedId('ext', messageId), messageId, sourceEventId: receivedEventId, at: now },
     identity,
   );
-  const record = toMessageRecord({ id: messageId, identity, parsed, raw, sha256, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null });
+  const record = toMessageRecord({ id: messageId, identity, parsed, raw, digest, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null });
   if (deps.store.transact !== undefined) {
     // One step: the documents (unless the message is stored already), the identity and the log.
     const documents = [...rawSlices(messageId, raw), { collection: C.messages, doc: record }, ...(extraction === undefined ? [] : [{ collection: C.extractions, doc: extraction }])];
