@@ -45,7 +45,7 @@ export {
   type PublicExtraction,
   type RevealedExtraction,
 } from './mail/extraction-record.js';
-export { digestForStorage, EXTRACTION_BOUNDS, MESSAGE_BOUNDS, type MessageRecord } from './mail/message-record.js';
+export { digestForStorage, EXTRACTION_BOUNDS, MESSAGE_BOUNDS, withoutSpannedBodies, type MessageRecord } from './mail/message-record.js';
 export type { BodySpan, StorageDigest } from './mail/body-span.js';
 export { Waiters } from './mail/waiters.js';
 export { type WaitOptions } from './use-cases/mail-reads.js';

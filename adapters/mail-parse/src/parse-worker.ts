@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ParseOutcome } from '@ephemail/core';
-import { digestForStorage, extractForDelivery, MESSAGE_BOUNDS, overlay } from '@ephemail/core';
+import { digestForStorage, extractForDelivery, withoutSpannedBodies } from '@ephemail/core';
 import type { MailParseOptions } from './postal-mime-mail-parser.js';
 import { createPostalMimeMailParser } from './postal-mime-mail-parser.js';
 
@@ -47,12 +47,7 @@ const withDerived = (outcome: ParseOutcome, raw: Uint8Array): ParseOutcome => {
   try {
     const extraction = extractForDelivery(outcome.message);
     const digest = digestForStorage(raw, outcome.message);
-    const { text, html } = outcome.message;
-    const message = overlay(outcome.message, {
-      text: digest.textSpan !== undefined && text.length <= MESSAGE_BOUNDS.text ? '' : text,
-      html: digest.htmlSpan !== undefined && html.length <= MESSAGE_BOUNDS.html ? '' : html,
-    });
-    return { ok: true, message, extraction, digest };
+    return { ok: true, message: withoutSpannedBodies(outcome.message, digest), extraction, digest };
   } catch {
     // The delivering thread runs the engine itself and meets the same error there, where it is reported.
     return outcome;

@@ -250,9 +250,10 @@ export class SqliteDocumentStore implements DocumentStore {
       }
       if (next === undefined) return { doc: decode(row), written: false };
       const { version: _version, ...fields } = next as NewDocument & { version?: number };
-      const { body, bytes } = encode(Object.assign({}, fields, { id }));
+      const doc = Object.assign(fields, { id });
+      const { body, bytes } = encode(doc);
       this.statements.get(replace).run(body, bytes, collection, id, row.version);
-      return { doc: Object.assign({}, fields, { id, version: row.version + 1 }), written: true };
+      return { doc: Object.assign(doc, { version: row.version + 1 }), written: true };
     };
     const outcome = await this.writeStep('update', step);
     if (failure !== undefined) throw failure.error;

@@ -91,8 +91,19 @@ export const digestForStorage = (raw: Uint8Array, parsed: ParsedMessage): Storag
 };
 
 /**
+ * `parsed` with each body that `digest` places in the raw bytes emptied, for a parser on another
+ * thread to hand back (`ParseOutcome.digest`): the delivering thread neither copies nor keeps it.
+ * A body over its bound stays whole, so that the record still says it was cut.
+ */
+export const withoutSpannedBodies = (parsed: ParsedMessage, digest: StorageDigest): ParsedMessage =>
+  overlay(parsed, {
+    text: digest.textSpan !== undefined && parsed.text.length <= MESSAGE_BOUNDS.text ? '' : parsed.text,
+    html: digest.htmlSpan !== undefined && parsed.html.length <= MESSAGE_BOUNDS.html ? '' : parsed.html,
+  });
+
+/**
  * The stored form of a parsed message for one identity, bounded in size. A body with a span in
- * `digest` is stored as that span (it may be empty in `parsed`, see `ParseOutcome.digest`).
+ * `digest` is stored as that span (it may be empty in `parsed`: {@link withoutSpannedBodies}).
  */
 export const toMessageRecord = (input: {
   readonly id: string;
@@ -110,7 +121,7 @@ export const toMessageRecord = (input: {
   const { parsed, raw, digest } = input;
   const textSpan = digest.textSpan;
   const htmlSpan = digest.htmlSpan;
-  // A body handed back empty because it has a span was within its bound.
+  // A body emptied by withoutSpannedBodies was within its bound.
   const truncated = parsed.text.length > MESSAGE_BOUNDS.text || parsed.html.length > MESSAGE_BOUNDS.html;
   return {
     id: input.id,
@@ -193,9 +204,10 @@ export const withBodies = async (deps: CoreDeps, record: MessageRecord): Promise
   const spans = [record.text_span, record.html_span].filter((span): span is BodySpan => span !== undefined);
   if (spans.length === 0) return record;
   const from = Math.min(...spans.map((span) => span.start));
+  const to = Math.max(...spans.map((span) => span.end));
   const first = Math.floor(from / RAW_CHUNK_BYTES) * RAW_CHUNK_BYTES;
-  const raw = await loadRaw(deps, record, from, Math.max(...spans.map((span) => span.end)));
-  if (raw === undefined || first + raw.byteLength < Math.max(...spans.map((span) => span.end))) throw new Error(`raw bytes of ${record.id} are incomplete`);
+  const raw = await loadRaw(deps, record, from, to);
+  if (raw === undefined || first + raw.byteLength < to) throw new Error(`raw bytes of ${record.id} are incomplete`);
   const read = (span: BodySpan | undefined, stored: string): string => (span === undefined ? stored : bodyAt(raw, { start: span.start - first, end: span.end - first }));
   const { text_span: _text, html_span: _html, ...rest } = record;
   return overlay(rest, { text: read(record.text_span, record.text), html: read(record.html_span, record.html) });

@@ -39,8 +39,9 @@ export const updateByCompareAndSet = async (
     const next = change(current);
     if (next === undefined) return { doc: current, written: false };
     const { version: _version, ...fields } = next as NewDocument & { version?: number };
-    if (await store.replace(collection, overlay(fields, { id }), current.version)) {
-      return { doc: overlay(fields, { id, version: current.version + 1 }), written: true };
+    const doc = overlay(fields, { id });
+    if (await store.replace(collection, doc, current.version)) {
+      return { doc: overlay(doc, { version: current.version + 1 }), written: true };
     }
     await backoff(attempt);
   }
