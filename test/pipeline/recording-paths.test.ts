@@ -1,16 +1,21 @@
 import test from 'ava';
 import type { DocumentStore, StoredDocument } from '@ephemail/core';
-import { createMemoryDocumentStore } from '@ephemail/core';
+import { createMemoryDocumentStore, receiveMessage } from '@ephemail/core';
+import type { IdentityRecord } from '@ephemail/core';
+import { createPostalMimeMailParser } from '@ephemail/mail-parse';
+import { createSqliteDocumentStore, openSqliteDatabase } from '@ephemail/store-sqlite';
 import { failingOnce, mail, outboxOnlyStore, principalFor, rightOf, service, smtpEnvelope } from './support.js';
 
 /**
  * A delivery is recorded on its identity in one of two ways, by what the store offers: with
  * `transact`, the identity's update and its events' log entries in one atomic step; without it,
  * through the identity's outbox (update, then log positions, log inserts and the outbox cleared).
- * Every scenario here runs both ways and must leave the same state.
+ * Every scenario here runs both ways, and the one step also on SQLite, where concurrent
+ * deliveries share group-committed batches; each must leave the same state.
  */
 const PATHS: readonly (readonly [string, () => DocumentStore])[] = [
   ['one step', createMemoryDocumentStore],
+  ['one step, SQLite', () => createSqliteDocumentStore(openSqliteDatabase(':memory:'))],
   ['outbox', outboxOnlyStore],
 ];
 
@@ -23,7 +28,7 @@ const logOf = async (store: DocumentStore, identityId: string): Promise<StoredDo
 for (const [path, makeStore] of PATHS) {
   test(`recording (${path}): a delivery logs its events in history order and leaves no outbox`, async (t) => {
     const store = makeStore();
-    t.is(store.transact !== undefined, path === 'one step');
+    t.is(store.transact !== undefined, path !== 'outbox');
     const app = service(store);
     await app.init();
     const principal = await principalFor(app);
@@ -107,6 +112,49 @@ for (const [path, makeStore] of PATHS) {
     t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 1);
     t.is(await store.count('events', { where: { identity_id: identity.id, type: 'extraction.completed' } }), 1);
     t.like(await store.get('identities', identity.id), { message_count: 1, pending_events: [] });
+  });
+
+  test(`recording (${path}): twenty deliveries at once one short of the limit store one, and keep nothing of the rest`, async (t) => {
+    const store = makeStore();
+    const app = service(store, undefined, 3);
+    await app.init();
+    const principal = await principalFor(app);
+    const identity = rightOf(await app.identities.create(principal, { label: 'quota' }));
+    const first = mail(identity.email, 'Code 1', CODE);
+    for (const raw of [first, mail(identity.email, 'Code 2', CODE)]) await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
+    // Every delivery's precheck reads two messages, under the limit of three.
+    const outcomes = (await Promise.all(Array.from({ length: 20 }, (_, n) => app.mail.ingress.deliver(mail(identity.email, `Rush ${n}`, CODE), smtpEnvelope(identity.email))))).flat();
+    t.is(outcomes.filter((o) => o.kind === 'stored').length, 1);
+    t.is(outcomes.filter((o) => o.kind === 'rejected' && o.reason === 'over_quota').length, 19);
+    t.like(await store.get('identities', identity.id), { message_count: 3, pending_events: [] });
+    t.is(await store.count('messages', { where: { identity_id: identity.id } }), 3);
+    t.is(await store.count('extractions', {}), 3);
+    t.is(await store.count('message_chunks', {}), 3);
+    t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 3);
+    t.deepEqual(await app.mail.ingress.checkRecipient(identity.email), { kind: 'over_quota' });
+    // At the limit, a redelivery of a message it holds (an IMAP re-scan) is recognised, not refused.
+    t.like((await app.mail.ingress.deliver(first, smtpEnvelope(identity.email)))[0], { kind: 'stored', duplicate: true });
+    t.like((await app.mail.ingress.deliver(mail(identity.email, 'One more', CODE), smtpEnvelope(identity.email)))[0], { kind: 'rejected', reason: 'over_quota' });
+    t.is(await store.count('messages', {}), 3);
+  });
+
+  test(`recording (${path}): a delivery to an identity squashed since its precheck keeps nothing`, async (t) => {
+    const store = makeStore();
+    const app = service(store);
+    await app.init();
+    const principal = await principalFor(app);
+    const identity = rightOf(await app.identities.create(principal, { label: 'late' }));
+    const prechecked = (await store.get('identities', identity.id)) as unknown as IdentityRecord;
+    rightOf(await app.identities.squash(principal, identity.id));
+    const raw = mail(identity.email, 'Your code', CODE);
+    const parsed = await createPostalMimeMailParser().parse(raw);
+    if (!parsed.ok) return t.fail('the message parses');
+    const outcome = await receiveMessage(app.deps, { identity: prechecked, recipient: identity.email, raw, parsed: parsed.message, envelope: smtpEnvelope(identity.email), authentication: null });
+    t.deepEqual(outcome, { kind: 'not_live', status: 'squashed' });
+    t.is(await store.count('messages', {}), 0);
+    t.is(await store.count('extractions', {}), 0);
+    t.is(await store.count('message_chunks', {}), 0);
+    t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 0);
   });
 }
 

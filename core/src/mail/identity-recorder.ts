@@ -20,9 +20,16 @@ export interface Recording {
   readonly extraction: ExtractionRecord | undefined;
   readonly receivedEventId: string;
   /**
+   * The most messages the identity may hold. A recording that would go past it is refused
+   * (`over_quota`) in the same atomic update that would have recorded it, so concurrent
+   * deliveries never take an identity over its limit, whatever their prechecks read.
+   */
+  readonly maxMessages?: number;
+  /**
    * The message's documents (raw slices, record, extraction), when they are not stored yet and the
    * store offers `transact`: they are written in the recording's own step, unless the message is
-   * stored already, in which case the stored record and its extraction are recorded instead.
+   * stored already, in which case the stored record and its extraction are recorded instead. They
+   * are written only with a recording that records the message: a refused one writes nothing.
    */
   readonly documents?: readonly NewEntry[];
 }
@@ -31,19 +38,26 @@ export type RecordingOutcome =
   /** `inserted`: this recording's documents were written (only with `documents`). */
   | { readonly kind: 'recorded'; readonly written: boolean; readonly inserted: boolean; readonly doc: IdentityRecord }
   | { readonly kind: 'not_live'; readonly status: IdentityRecord['status'] }
+  /** The identity holds `maxMessages` already: nothing was recorded or written. */
+  | { readonly kind: 'over_quota' }
   /** The step with `documents` was refused: nothing was written; the caller stores them itself. */
   | { readonly kind: 'unplanned' };
 
+/** What a recording came to: recorded (now or before), refused for the quota, or the identity's status. */
+type Verdict = 'recorded' | 'over_quota' | IdentityRecord['status'];
+
 /**
  * The identity with one message recorded: `email.received`, `extraction.completed` and, on the
- * first mail, `identity.activated` in its outbox, guarded by its recent message ids. Pure but for
- * the event ids and the clock, like every change given to the store's `update`.
+ * first mail, `identity.activated` in its outbox, guarded by its recent message ids. A message
+ * recorded already stays recorded (a redelivery), even at the limit. Pure but for the event ids
+ * and the clock, like every change given to the store's `update`.
  */
-const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Change<IdentityRecord, 'recorded' | IdentityRecord['status']> => {
+const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Change<IdentityRecord, Verdict> => {
   const { message, extraction } = item;
   const recent = current.recent_message_ids ?? [];
   if (recent.includes(message.id)) return keep('recorded');
   if (!isLive(current.status)) return keep(current.status);
+  if (item.maxMessages !== undefined && (current.message_count ?? 0) >= item.maxMessages) return keep('over_quota');
   let next: IdentityRecord = current;
   const activation = activate(current, deps.clock.now());
   if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
@@ -68,53 +82,59 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
-type Decisions = Change<IdentityRecord, 'recorded' | IdentityRecord['status']>[];
+type Decisions = Change<IdentityRecord, Verdict>[];
 
-/** Applies each recording in turn to the identity as the ones before it left it. */
-const decideAll = (deps: CoreDeps, current: IdentityRecord, items: readonly Recording[]): Change<IdentityRecord, Decisions> => {
-  let next: IdentityRecord = current;
-  const decisions = items.map((item) => {
-    const decision = recordOne(deps, next, item);
-    if (decision.kind === 'write') next = decision.doc;
-    return decision;
-  });
-  return decisions.some((decision) => decision.kind === 'write') ? write(next, decisions) : keep(decisions);
+/** What one pass over a batch decided, and what of the messages' documents it writes. */
+interface Decided {
+  readonly change: Change<IdentityRecord, Decisions>;
+  /** The documents of the messages this pass records anew and the store does not hold yet. */
+  readonly inserts: readonly PlannedWrite[];
+  /** Per recording: whether its documents are among `inserts`. */
+  readonly inserted: readonly boolean[];
+}
+
+/** The stored record and extraction of a message, when the store holds it. */
+const storedMessage = (read: PlanRead, messageId: string): Pick<Recording, 'message' | 'extraction'> | undefined => {
+  const existing = read(C.messages, messageId);
+  if (existing === undefined) return undefined;
+  const message = withoutVersion<MessageRecord>(existing);
+  const extraction = message.extraction_id === null ? undefined : read(C.extractions, message.extraction_id);
+  return { message, extraction: extraction === undefined ? undefined : withoutVersion<ExtractionRecord>(extraction) };
 };
 
 /**
- * Inside the step: each recording that carries its documents, against the store. A message
- * stored already (by an earlier delivery, or by a recording before it in the batch) is recorded
- * as stored, with its own extraction, and nothing of it is written again; otherwise its documents
- * are inserted.
+ * Applies each recording in turn to the identity as the ones before it left it. With `read`
+ * (inside a `transact` step), a recording that carries its documents is first resolved against
+ * the store: a message stored already (by an earlier delivery, or by a recording before it in the
+ * batch) is recorded as stored, with its own extraction, and nothing of it is written again.
+ * Otherwise its documents are written, but only when it is recorded: a refused recording (over
+ * the quota, an identity no longer live) leaves nothing behind.
  */
-const resolveMessages = (read: PlanRead, batch: readonly Waiting[]) => {
-  const stored = new Map<string, Pick<Recording, 'message' | 'extraction'>>();
+const decideAll = (deps: CoreDeps, current: IdentityRecord, batch: readonly Recording[], read?: PlanRead): Decided => {
+  const written = new Map<string, Pick<Recording, 'message' | 'extraction'>>();
   const inserts: PlannedWrite[] = [];
   const inserted: boolean[] = [];
-  const items = batch.map(({ item }): Recording => {
-    if (item.documents === undefined) {
-      inserted.push(false);
-      return item;
+  let next: IdentityRecord = current;
+  const decisions = batch.map((item) => {
+    let resolved = item;
+    let fresh = false;
+    if (item.documents !== undefined && read !== undefined) {
+      const found = written.get(item.message.id) ?? storedMessage(read, item.message.id);
+      if (found === undefined) fresh = true;
+      else resolved = overlay(item, found);
     }
-    let found = stored.get(item.message.id);
-    if (found === undefined) {
-      const existing = read(C.messages, item.message.id);
-      if (existing !== undefined) {
-        const message = withoutVersion<MessageRecord>(existing);
-        const extraction = message.extraction_id === null ? undefined : read(C.extractions, message.extraction_id);
-        found = { message, extraction: extraction === undefined ? undefined : withoutVersion<ExtractionRecord>(extraction) };
-      }
+    const decision = recordOne(deps, next, resolved);
+    const writes = fresh && decision.kind === 'write';
+    if (decision.kind === 'write') next = decision.doc;
+    if (writes) {
+      written.set(item.message.id, { message: item.message, extraction: item.extraction });
+      for (const { collection, doc } of item.documents!) inserts.push({ kind: 'insert', collection, doc });
     }
-    if (found !== undefined) {
-      inserted.push(false);
-      return overlay(item, found);
-    }
-    stored.set(item.message.id, { message: item.message, extraction: item.extraction });
-    for (const { collection, doc } of item.documents) inserts.push({ kind: 'insert', collection, doc });
-    inserted.push(true);
-    return item;
+    inserted.push(writes);
+    return decision;
   });
-  return { items, inserts, inserted };
+  const change: Change<IdentityRecord, Decisions> = decisions.some((decision) => decision.kind === 'write') ? write(next, decisions) : keep(decisions);
+  return { change, inserts, inserted };
 };
 
 interface Recorded {
@@ -135,15 +155,14 @@ const recordInOneStep = async (deps: CoreDeps, identityId: string, batch: readon
   const outcome = await deps.store.transact!((read) => {
     const stored = read(C.identities, identityId);
     if (stored === undefined) return { writes: [], result: undefined };
-    const { items, inserts, inserted } = resolveMessages(read, batch);
-    const decided = decideAll(deps, withoutVersion<IdentityRecord>(stored), items);
-    if (decided.kind === 'keep') {
-      return { writes: inserts, result: { result: decided.result, doc: stored as StoredDocument & IdentityRecord, written: false, inserted, logged: [] } };
+    const { change, inserts, inserted } = decideAll(deps, withoutVersion<IdentityRecord>(stored), batch.map(({ item }) => item), read);
+    if (change.kind === 'keep') {
+      return { writes: inserts, result: { result: change.result, doc: stored as StoredDocument & IdentityRecord, written: false, inserted, logged: [] } };
     }
-    const { writes, record, logged } = planOutboxLogged(read, decided.doc);
+    const { writes, record, logged } = planOutboxLogged(read, change.doc);
     return {
       writes: [...inserts, ...writes, { kind: 'replace', collection: C.identities, doc: record, expectedVersion: stored.version }],
-      result: { result: decided.result, doc: overlay(record, { version: stored.version + 1 }), written: true, inserted, logged },
+      result: { result: change.result, doc: overlay(record, { version: stored.version + 1 }), written: true, inserted, logged },
     };
   });
   if (outcome.kind === 'conflict') return 'conflict';
@@ -163,12 +182,13 @@ const recordAll = async (deps: CoreDeps, identityId: string, waiting: readonly W
     batch = batch.filter(({ item }) => item.documents === undefined);
     if (batch.length === 0) return;
     const items = batch.map(({ item }) => item);
-    outcome = await updateWithRetry<IdentityRecord, Decisions>(deps.store, C.identities, identityId, (current) => decideAll(deps, current, items));
+    outcome = await updateWithRetry<IdentityRecord, Decisions>(deps.store, C.identities, identityId, (current) => decideAll(deps, current, items).change);
   }
   if (outcome === undefined) throw new Error(`identity ${identityId} vanished while recording a message`);
   const { result, written, doc, inserted } = outcome;
   batch.forEach(({ resolve }, i) => {
     const decision = result[i]!;
+    if (decision.result === 'over_quota') return resolve({ kind: 'over_quota' });
     if (decision.result !== 'recorded') return resolve({ kind: 'not_live', status: decision.result });
     resolve({ kind: 'recorded', written: written && decision.kind === 'write', inserted: inserted?.[i] ?? false, doc });
   });

@@ -4,13 +4,17 @@ import { isDue } from '../domain/identity.js';
 import type { MessageParser } from '../extraction/message-parser.js';
 import { C } from '../store/collections.js';
 import type { DeliveryOutcome, InboundEnvelope, MailIngress, MessageAuthenticator, RecipientVerdict } from './ports.js';
-import { receiveMessage } from './receive-message.js';
+import { receiveMessage, type ReceiveOutcome } from './receive-message.js';
 
 export interface MailIngressOptions {
   readonly parser: MessageParser;
   /** SPF/DKIM/DMARC checks; without one, messages are stored with `authentication: null`. */
   readonly authenticator?: MessageAuthenticator;
-  /** Messages one identity may hold before RCPT answers "mailbox full". Default 1000. */
+  /**
+   * Messages one identity may hold. RCPT answers "mailbox full" at the limit, and the recording of
+   * a message past it is refused atomically, so concurrent deliveries never overshoot it (the
+   * message is then answered "mailbox full" too, and nothing of it is kept). Default 1000.
+   */
   readonly maxMessagesPerIdentity?: number;
 }
 
@@ -67,6 +71,18 @@ const verdictFor = (deps: CoreDeps, identity: IdentityRecord | undefined, maxMes
   return { kind: 'accept', identityId: identity.id };
 };
 
+/** What a transport hears of one recipient's copy. */
+const outcomeOf = (recipient: string, identityId: string, result: ReceiveOutcome): DeliveryOutcome => {
+  switch (result.kind) {
+    case 'stored':
+      return { recipient, kind: 'stored', messageId: result.messageId, identityId, duplicate: result.duplicate };
+    case 'over_quota':
+      return { recipient, kind: 'rejected', reason: 'over_quota' };
+    case 'not_live':
+      return { recipient, kind: 'rejected', reason: result.status === 'squashed' ? 'squashed' : 'expired' };
+  }
+};
+
 /**
  * Core's side of every mail transport: recipient checks at RCPT and the delivery pipeline.
  * The message is parsed and authenticated once, then stored for each accepted recipient.
@@ -94,16 +110,14 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
     for (const [i, recipient] of recipients.entries()) {
       const identity = await identities[i]!;
       const verdict = verdictFor(deps, identity, maxMessages);
-      if (verdict.kind !== 'accept' || identity === undefined) {
-        outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });
+      // The quota is the recording's to judge: it refuses atomically, and it still recognises a
+      // redelivery of a message the identity holds (an IMAP re-scan at the limit).
+      if ((verdict.kind !== 'accept' && verdict.kind !== 'over_quota') || identity === undefined) {
+        outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' || verdict.kind === 'over_quota' ? 'unknown' : verdict.kind });
         continue;
       }
-      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, ...(parsed.extraction === undefined ? {} : { extraction: parsed.extraction }), ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });
-      outcomes.push(
-        result.kind === 'stored'
-          ? { recipient, kind: 'stored', messageId: result.messageId, identityId: identity.id, duplicate: result.duplicate }
-          : { recipient, kind: 'rejected', reason: result.status === 'squashed' ? 'squashed' : 'expired' },
-      );
+      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, maxMessages, ...(parsed.extraction === undefined ? {} : { extraction: parsed.extraction }), ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });
+      outcomes.push(outcomeOf(recipient, identity.id, result));
     }
     return outcomes;
   };

@@ -25,11 +25,18 @@ export interface ReceiveInput {
   readonly extraction?: Extraction;
   /** {@link digestForStorage} of `raw` and `parsed`, when the parser derived it already. */
   readonly digest?: StorageDigest;
+  /**
+   * The most messages the identity may hold: a message past it is refused (`over_quota`) by the
+   * atomic update that would record it, so concurrent deliveries cannot overshoot the limit.
+   */
+  readonly maxMessages?: number;
 }
 
 export type ReceiveOutcome =
   | { readonly kind: 'stored'; readonly messageId: string; readonly duplicate: boolean }
-  | { readonly kind: 'not_live'; readonly status: IdentityRecord['status'] };
+  | { readonly kind: 'not_live'; readonly status: IdentityRecord['status'] }
+  /** The identity holds its `maxMessages` already; nothing of the message was kept. */
+  | { readonly kind: 'over_quota' };
 
 /**
  * Stores one message for one identity and records what it means, so that a crash at any point
@@ -65,8 +72,8 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   if (deps.store.transact !== undefined) {
     // One step: the documents (unless the message is stored already), the identity and the log.
     const documents = [...rawSlices(messageId, raw), { collection: C.messages, doc: record }, ...(extraction === undefined ? [] : [{ collection: C.extractions, doc: extraction }])];
-    const outcome = await recorderFor(deps)(identity.id, { message: record, extraction, receivedEventId, documents });
-    if (outcome.kind === 'not_live') return outcome;
+    const outcome = await recorderFor(deps)(identity.id, { message: record, extraction, receivedEventId, documents, maxMessages: input.maxMessages });
+    if (outcome.kind === 'not_live' || outcome.kind === 'over_quota') return outcome;
     // Recorded in that step, its events already in the log: there is no outbox to flush.
     if (outcome.kind === 'recorded') return { kind: 'stored', messageId, duplicate: !outcome.inserted && !outcome.written };
     // Refused as planned: store the documents on their own, then record, as a store without it does.
@@ -82,9 +89,14 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   const inserted = messageInsert === 'inserted';
   const stored = inserted ? record : ((await deps.store.get(C.messages, messageId)) as unknown as MessageRecord);
   const storedExtraction = await settleExtraction(deps, stored, extraction, extractionInsert);
-  const recorded = await recordOnIdentity(deps, identity.id, stored, storedExtraction, receivedEventId);
-  if (recorded.kind === 'not_live') return recorded;
-  return { kind: 'stored', messageId, duplicate: !inserted && !recorded.written };
+  const recorded = await recordOnIdentity(deps, identity.id, stored, storedExtraction, receivedEventId, input.maxMessages);
+  if (recorded.kind === 'recorded') return { kind: 'stored', messageId, duplicate: !inserted && !recorded.written };
+  // Refused: what this delivery stored goes again, so no message is kept that its identity never
+  // recorded. No other delivery can have recorded it meanwhile: this one stored it first, and a
+  // refusal never turns into an acceptance (the count only grows, a status never comes back), so
+  // any later recording of it is refused too.
+  if (inserted) await removeMessage(deps, record, storedExtraction);
+  return recorded;
 };
 
 /**
@@ -122,15 +134,25 @@ const settleExtraction = async (
   return (await deps.store.get(C.extractions, stored.extraction_id)) as ExtractionRecord | undefined;
 };
 
+/** Takes back what a refused delivery stored: the record first, so nothing lists it, then the rest. */
+const removeMessage = async (deps: CoreDeps, record: MessageRecord, extraction: ExtractionRecord | undefined): Promise<void> => {
+  await deps.store.remove(C.messages, record.id, 1);
+  await Promise.all([
+    ...(extraction === undefined ? [] : [deps.store.remove(C.extractions, extraction.id)]),
+    ...Array.from({ length: record.chunks }, (_, n) => deps.store.remove(C.messageChunks, `${record.id}:${n}`)),
+  ]);
+};
+
 const recordOnIdentity = async (
   deps: CoreDeps,
   identityId: string,
   message: MessageRecord,
   extraction: ExtractionRecord | undefined,
   receivedEventId: string,
-): Promise<{ kind: 'recorded'; written: boolean } | { kind: 'not_live'; status: IdentityRecord['status'] }> => {
-  const outcome = await recorderFor(deps)(identityId, { message, extraction, receivedEventId });
-  if (outcome.kind === 'not_live') return outcome;
+  maxMessages: number | undefined,
+): Promise<{ kind: 'recorded'; written: boolean } | Exclude<ReceiveOutcome, { kind: 'stored' }>> => {
+  const outcome = await recorderFor(deps)(identityId, { message, extraction, receivedEventId, maxMessages });
+  if (outcome.kind === 'not_live' || outcome.kind === 'over_quota') return outcome;
   if (outcome.kind === 'unplanned') throw new Error('a recording without documents cannot be refused');
   if (outcome.written && outcome.doc.pending_events.length > 0) await flusherFor(deps)(identityId, outcome.doc);
   return { kind: 'recorded', written: outcome.written };
