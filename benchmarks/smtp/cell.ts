@@ -17,6 +17,8 @@ export interface CellSpec {
   readonly reuse: boolean;
   readonly messages: number;
   readonly warmup: number;
+  /** Which round of the host / parse-only pairs this run belongs to, from 0 (see run.ts). */
+  readonly round: number;
 }
 
 export interface StoredCheck {

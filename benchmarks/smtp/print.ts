@@ -13,28 +13,31 @@ const num = (value: number | null | undefined, digits = 0): string => (value ===
 
 const runRows = (doc: ResultsDocument): Row[] =>
   doc.runs.map((r) => [
-    `${r.sizeKiB} KiB`, r.soak ? 'reused (soak)' : r.pattern, r.name, `${r.completed}/${r.messages}`, num(r.messagesPerSec), num(r.wallS, 1),
+    `${r.sizeKiB} KiB`, r.soak ? 'reused (soak)' : r.pattern, r.name, String(r.round), `${r.completed}/${r.messages}`, num(r.messagesPerSec), num(r.wallS, 1),
     num(r.rss?.atTenPercentMiB), num(r.rss?.peakMiB), num(r.rss?.afterMiB), r.rss === null ? '-' : `${r.rss.changePct > 0 ? '+' : ''}${r.rss.changePct}`,
     r.stored === null ? '' : `${r.stored.stored}/${r.stored.sent}`,
   ]);
 
 const ratioRows = (doc: ResultsDocument): Row[] =>
-  doc.ratios.map((r) => [`${r.sizeKiB} KiB`, r.reuse ? 'reused' : 'per-connection', num(r.hostPerParse, 2), num(r.hostPerMaildev, 2), num(r.hostPerDiscard, 2)]);
+  doc.ratios.map((r) => [
+    `${r.sizeKiB} KiB`, r.reuse ? 'reused' : 'per-connection', num(r.hostPerParse, 2), r.hostPerParseRounds.map((x) => x.toFixed(2)).join(' / ') || '-',
+    num(r.hostPerMaildev, 2), num(r.hostPerDiscard, 2),
+  ]);
 
 export const printReport = (doc: ResultsDocument): void => {
   const m = doc.machine;
   const s = doc.settings;
-  console.log(`\nsmtp benchmark: ${s.sessions} smtp-source sessions, ${s.messages} messages per run (+${s.warmup} warm-up), each target fresh per run`);
+  console.log(`\nsmtp benchmark: ${s.sessions} smtp-source sessions, ${s.messages} messages per run (+${s.warmup} warm-up), each target fresh per run, ${s.rounds} host / parse-only rounds`);
   console.log(`machine: ${m.cpus} cpus (${m.cpuModel}), ${m.memoryGiB} GiB, node ${m.node}, ${m.platform}, load ${m.loadAverage1mAtStart} at start`);
   console.log(`greeting delay: ${s.greetingDelay}`);
   console.log(`host delivery threads: ${s.deliveryThreads}`);
   console.log(`soak: ${s.soak}\n`);
-  const header = ['size', 'pattern', 'target', 'answered', 'msg/s', 'wall s', 'RSS@10% MiB', 'peak', 'after', 'change %', 'stored/sent'];
-  console.log(table([header, ...runRows(doc)], 3));
-  console.log('\nhost msg/s relative to each baseline:');
-  console.log(table([['size', 'pattern', 'host/parse', 'host/MailDev', 'host/discard'], ...ratioRows(doc)], 2));
+  const header = ['size', 'pattern', 'target', 'round', 'answered', 'msg/s', 'wall s', 'RSS@10% MiB', 'peak', 'after', 'change %', 'stored/sent'];
+  console.log(table([header, ...runRows(doc)], 4));
+  console.log('\nhost msg/s relative to each baseline (host/parse: the median of the rounds\' ratios; the others: the host\'s median rate):');
+  console.log(table([['size', 'pattern', 'host/parse', 'by round', 'host/MailDev', 'host/discard'], ...ratioRows(doc)], 2));
   for (const r of doc.runs.filter((run) => run.target === 'host' && run.rss !== null)) {
-    const label = r.soak ? `${r.messages} messages (soak)` : `${r.sizeKiB} KiB, ${r.pattern}`;
+    const label = r.soak ? `${r.messages} messages (soak)` : `${r.sizeKiB} KiB, ${r.pattern}, round ${r.round}`;
     console.log(`host pace, ${label}: first tenth ${num(r.rss?.pace.firstTenthPerSec)} msg/s, last tenth ${num(r.rss?.pace.lastTenthPerSec)} msg/s`);
   }
   if (doc.latency !== null) {

@@ -16,6 +16,9 @@ import { ORG_ID, PLAN, PROJECT_ID } from '../api/targets.js';
 export const TARGET_KEYS = ['host', 'discard', 'parse', 'maildev'] as const;
 export type TargetKey = (typeof TARGET_KEYS)[number];
 
+/** The pair whose ratio is a goal: they run in rounds, taking turns (see run.ts). */
+export const PAIRED: readonly TargetKey[] = ['host', 'parse'];
+
 export const TARGET_NAMES: Record<TargetKey, string> = {
   host: 'ephemail host (SQLite)',
   discard: 'smtp-server, discard',
