@@ -134,9 +134,12 @@ const settleExtraction = async (
   return (await deps.store.get(C.extractions, stored.extraction_id)) as ExtractionRecord | undefined;
 };
 
-/** Takes back what a refused delivery stored: the record first, so nothing lists it, then the rest. */
+/**
+ * Takes back what a refused delivery stored: the record first, so nothing lists it, then the
+ * rest. A record changed since it was stored is not this delivery's to take back; then nothing is.
+ */
 const removeMessage = async (deps: CoreDeps, record: MessageRecord, extraction: ExtractionRecord | undefined): Promise<void> => {
-  await deps.store.remove(C.messages, record.id, 1);
+  if (!(await deps.store.remove(C.messages, record.id, 1))) return;
   await Promise.all([
     ...(extraction === undefined ? [] : [deps.store.remove(C.extractions, extraction.id)]),
     ...Array.from({ length: record.chunks }, (_, n) => deps.store.remove(C.messageChunks, `${record.id}:${n}`)),
