@@ -93,3 +93,42 @@ for (const threads of ['0', '1']) test(`e2e: twenty SMTP sessions delivering to 
   t.is(new Set(received.map((event) => event.data.message_id)).size, sessions * perSession, 'one email.received per message');
   t.is(new Set(heard).size, sessions * perSession);
 });
+
+// The limit is decided where the message is recorded, so sessions that all passed RCPT together
+// cannot take the identity past it, on the event loop or on a delivery thread.
+for (const threads of ['0', '1']) test(`e2e: twelve SMTP sessions at once to an identity with room for three (DELIVERY_THREADS=${threads}): three are stored, the rest answered 452`, async (t) => {
+  const dir = tempDir('ephemail-smtp-limit');
+  const host = await startHost(
+    loadConfig({ DATABASE_URL: `sqlite:${join(dir.dir, 'mx.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test', DELIVERY_THREADS: threads, MAX_MESSAGES_PER_IDENTITY: '3' }),
+  );
+  t.teardown(async () => {
+    await host.close();
+    dir.cleanup();
+  });
+  const created = await host.ephemail.auth.createApiKey({ orgId: 'org_dev', projectIds: ['proj_dev'], scopes: ['identities:read', 'identities:write'] });
+  if (E.isLeft(created)) return t.fail();
+  const headers = { authorization: `Bearer ${created.right.key}`, 'x-org-id': 'org_dev', 'x-project-id': 'proj_dev' };
+  const post = await fetch(`${host.url}/v1/identities`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+    body: JSON.stringify({ label: 'limited' }),
+  });
+  const identity = (await post.json()) as { id: string; email: string };
+  const codes = await Promise.all(
+    Array.from({ length: 12 }, async (_, s) => {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort, secure: false, ignoreTLS: true });
+      try {
+        await transport.sendMail({ from: 'a@service.example', to: identity.email, subject: `session ${s}`, text: `code ${100000 + s}` });
+        return 250;
+      } catch (error) {
+        return (error as { responseCode?: number }).responseCode ?? -1;
+      } finally {
+        transport.close();
+      }
+    }),
+  );
+  t.is(codes.filter((code) => code === 250).length, 3);
+  t.deepEqual(codes.filter((code) => code !== 250), Array.from({ length: 9 }, () => 452));
+  const messages = (await (await fetch(`${host.url}/v1/identities/${identity.id}/messages?limit=10`, { headers })).json()) as { total: number };
+  t.is(messages.total, 3);
+});
