@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
 import nodemailer from 'nodemailer';
 import { loadConfig, startHost } from '@ephemail/host-api';
@@ -42,25 +42,29 @@ test('e2e: mail sent over SMTP to the host reaches a waiting long-poll; unknown 
   transport.close();
 });
 
-// Delivered on the event loop, and by a delivery thread over its own connection to the file.
-for (const threads of ['0', '1']) test(`e2e: twenty SMTP sessions delivering to one identity at once on SQLite (DELIVERY_THREADS=${threads}): every accepted message is stored and evented once`, async (t) => {
-  const dir = tempDir('ephemail-smtp-concurrent');
-  const host = await startHost(
-    loadConfig({ DATABASE_URL: `sqlite:${join(dir.dir, 'mx.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test', DELIVERY_THREADS: threads }),
-  );
+/** A host on a SQLite file of its own (stopped and removed after the test), a key, and one identity. */
+const sqliteHostWithIdentity = async (t: ExecutionContext, env: Record<string, string>, label: string) => {
+  const dir = tempDir('ephemail-smtp');
+  const host = await startHost(loadConfig({ DATABASE_URL: `sqlite:${join(dir.dir, 'mx.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test', ...env }));
   t.teardown(async () => {
     await host.close();
     dir.cleanup();
   });
   const created = await host.ephemail.auth.createApiKey({ orgId: 'org_dev', projectIds: ['proj_dev'], scopes: ['identities:read', 'identities:write'] });
-  if (E.isLeft(created)) return t.fail();
+  if (E.isLeft(created)) throw new Error(`creating the key failed: ${created.left._tag}`);
   const headers = { authorization: `Bearer ${created.right.key}`, 'x-org-id': 'org_dev', 'x-project-id': 'proj_dev' };
   const post = await fetch(`${host.url}/v1/identities`, {
     method: 'POST',
     headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
-    body: JSON.stringify({ label: 'busy' }),
+    body: JSON.stringify({ label }),
   });
   const identity = (await post.json()) as { id: string; email: string };
+  return { host, headers, identity };
+};
+
+// Delivered on the event loop, and by a delivery thread over its own connection to the file.
+for (const threads of ['0', '1']) test(`e2e: twenty SMTP sessions delivering to one identity at once on SQLite (DELIVERY_THREADS=${threads}): every accepted message is stored and evented once`, async (t) => {
+  const { host, headers, identity } = await sqliteHostWithIdentity(t, { DELIVERY_THREADS: threads }, 'busy');
   // The host's in-process listeners (long-poll waiters, streams) hear of each event wherever it was logged.
   const heard: string[] = [];
   host.ephemail.events.subscribe((event) => void (event.type === 'email.received' && heard.push(event.id)));
@@ -97,23 +101,7 @@ for (const threads of ['0', '1']) test(`e2e: twenty SMTP sessions delivering to 
 // The limit is decided where the message is recorded, so sessions that all passed RCPT together
 // cannot take the identity past it, on the event loop or on a delivery thread.
 for (const threads of ['0', '1']) test(`e2e: twelve SMTP sessions at once to an identity with room for three (DELIVERY_THREADS=${threads}): three are stored, the rest answered 452`, async (t) => {
-  const dir = tempDir('ephemail-smtp-limit');
-  const host = await startHost(
-    loadConfig({ DATABASE_URL: `sqlite:${join(dir.dir, 'mx.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'mx.test', DELIVERY_THREADS: threads, MAX_MESSAGES_PER_IDENTITY: '3' }),
-  );
-  t.teardown(async () => {
-    await host.close();
-    dir.cleanup();
-  });
-  const created = await host.ephemail.auth.createApiKey({ orgId: 'org_dev', projectIds: ['proj_dev'], scopes: ['identities:read', 'identities:write'] });
-  if (E.isLeft(created)) return t.fail();
-  const headers = { authorization: `Bearer ${created.right.key}`, 'x-org-id': 'org_dev', 'x-project-id': 'proj_dev' };
-  const post = await fetch(`${host.url}/v1/identities`, {
-    method: 'POST',
-    headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
-    body: JSON.stringify({ label: 'limited' }),
-  });
-  const identity = (await post.json()) as { id: string; email: string };
+  const { host, headers, identity } = await sqliteHostWithIdentity(t, { DELIVERY_THREADS: threads, MAX_MESSAGES_PER_IDENTITY: '3' }, 'limited');
   const codes = await Promise.all(
     Array.from({ length: 12 }, async (_, s) => {
       const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort, secure: false, ignoreTLS: true });
