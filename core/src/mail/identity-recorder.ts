@@ -156,8 +156,9 @@ const recordInOneStep = async (deps: CoreDeps, identityId: string, batch: readon
     const stored = read(C.identities, identityId);
     if (stored === undefined) return { writes: [], result: undefined };
     const { change, inserts, inserted } = decideAll(deps, withoutVersion<IdentityRecord>(stored), batch.map(({ item }) => item), read);
+    // Nothing recorded anew, so no document to write either.
     if (change.kind === 'keep') {
-      return { writes: inserts, result: { result: change.result, doc: stored as StoredDocument & IdentityRecord, written: false, inserted, logged: [] } };
+      return { writes: [], result: { result: change.result, doc: stored as StoredDocument & IdentityRecord, written: false, inserted, logged: [] } };
     }
     const { writes, record, logged } = planOutboxLogged(read, change.doc);
     return {

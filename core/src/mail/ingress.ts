@@ -63,12 +63,18 @@ const identityFinder = (deps: CoreDeps) => {
   };
 };
 
-const verdictFor = (deps: CoreDeps, identity: IdentityRecord | undefined, maxMessages: number): RecipientVerdict => {
+/** Whether the identity exists and is live: a delivery's precheck (the limit is the recording's to judge). */
+const liveVerdict = (deps: CoreDeps, identity: IdentityRecord | undefined): RecipientVerdict => {
   if (identity === undefined) return { kind: 'unknown' };
   if (identity.status === 'squashed') return { kind: 'squashed' };
   if (identity.status === 'expired' || isDue(identity, deps.clock.now())) return { kind: 'expired' };
-  if ((identity.message_count ?? 0) >= maxMessages) return { kind: 'over_quota' };
   return { kind: 'accept', identityId: identity.id };
+};
+
+/** RCPT's verdict: live, and with room for another message. */
+const verdictFor = (deps: CoreDeps, identity: IdentityRecord | undefined, maxMessages: number): RecipientVerdict => {
+  const live = liveVerdict(deps, identity);
+  return live.kind === 'accept' && (identity?.message_count ?? 0) >= maxMessages ? { kind: 'over_quota' } : live;
 };
 
 /** What a transport hears of one recipient's copy. */
@@ -109,11 +115,11 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
     const outcomes: DeliveryOutcome[] = [];
     for (const [i, recipient] of recipients.entries()) {
       const identity = await identities[i]!;
-      const verdict = verdictFor(deps, identity, maxMessages);
-      // The quota is the recording's to judge: it refuses atomically, and it still recognises a
+      // The limit is the recording's to judge: it refuses atomically, and it still recognises a
       // redelivery of a message the identity holds (an IMAP re-scan at the limit).
-      if ((verdict.kind !== 'accept' && verdict.kind !== 'over_quota') || identity === undefined) {
-        outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' || verdict.kind === 'over_quota' ? 'unknown' : verdict.kind });
+      const verdict = liveVerdict(deps, identity);
+      if (verdict.kind !== 'accept' || identity === undefined) {
+        outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });
         continue;
       }
       const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, maxMessages, ...(parsed.extraction === undefined ? {} : { extraction: parsed.extraction }), ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });

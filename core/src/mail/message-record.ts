@@ -162,12 +162,15 @@ const chunkOf = (id: string, slice: Buffer) => ({
 });
 
 /** The raw bytes as the documents of their slices, in order. */
+/** The id of a message's `n`th raw slice. */
+const sliceId = (messageId: string, n: number): string => `${messageId}:${n}`;
+
 export const rawSlices = (messageId: string, raw: Uint8Array): NewEntry[] => {
   const chunks = Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES));
   const slices: NewEntry[] = [];
   for (let n = 0; n < chunks; n += 1) {
     const slice = Buffer.from(raw.buffer, raw.byteOffset + n * RAW_CHUNK_BYTES, Math.min(RAW_CHUNK_BYTES, raw.byteLength - n * RAW_CHUNK_BYTES));
-    slices.push({ collection: C.messageChunks, doc: chunkOf(`${messageId}:${n}`, slice) });
+    slices.push({ collection: C.messageChunks, doc: chunkOf(sliceId(messageId, n), slice) });
   }
   return slices;
 };
@@ -175,6 +178,11 @@ export const rawSlices = (messageId: string, raw: Uint8Array): NewEntry[] => {
 /** Writes the raw bytes in slices, all at once (insert-if-absent, so a redelivery rewrites nothing). */
 export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Array): Promise<void> => {
   await Promise.all(rawSlices(messageId, raw).map(({ collection, doc }) => deps.store.insert(collection, doc)));
+};
+
+/** Removes a message's raw slices, all at once. */
+export const removeRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' | 'chunks'>): Promise<void> => {
+  await Promise.all(Array.from({ length: record.chunks }, (_, n) => deps.store.remove(C.messageChunks, sliceId(record.id, n))));
 };
 
 /**
@@ -187,7 +195,7 @@ export const loadRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' |
   const parts: Buffer[] = [];
   const last = Math.min(record.chunks, Math.ceil(to / RAW_CHUNK_BYTES));
   for (let n = Math.floor(from / RAW_CHUNK_BYTES); n < last; n += 1) {
-    const chunk = await deps.store.get(C.messageChunks, `${record.id}:${n}`);
+    const chunk = await deps.store.get(C.messageChunks, sliceId(record.id, n));
     if (chunk?.bytes instanceof Uint8Array) parts.push(Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength));
     else if (typeof chunk?.ascii === 'string') parts.push(Buffer.from(chunk.ascii, 'latin1'));
     else if (typeof chunk?.data === 'string') parts.push(Buffer.from(chunk.data, 'base64'));

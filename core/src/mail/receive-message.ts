@@ -9,7 +9,7 @@ import { toExtractionRecord } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
 import { recorderFor } from './identity-recorder.js';
 import { flusherFor } from './outbox-flusher.js';
-import { derivedId, digestForStorage, EXTRACTION_BOUNDS, rawSlices, storeRaw, toMessageRecord } from './message-record.js';
+import { derivedId, digestForStorage, EXTRACTION_BOUNDS, rawSlices, removeRaw, storeRaw, toMessageRecord } from './message-record.js';
 import type { StorageDigest } from './body-span.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
 import { overlay } from '../store/overlay.js';
@@ -140,10 +140,7 @@ const settleExtraction = async (
  */
 const removeMessage = async (deps: CoreDeps, record: MessageRecord, extraction: ExtractionRecord | undefined): Promise<void> => {
   if (!(await deps.store.remove(C.messages, record.id, 1))) return;
-  await Promise.all([
-    ...(extraction === undefined ? [] : [deps.store.remove(C.extractions, extraction.id)]),
-    ...Array.from({ length: record.chunks }, (_, n) => deps.store.remove(C.messageChunks, `${record.id}:${n}`)),
-  ]);
+  await Promise.all([extraction === undefined ? undefined : deps.store.remove(C.extractions, extraction.id), removeRaw(deps, record)]);
 };
 
 const recordOnIdentity = async (
