@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createMemoryDocumentStore, EXTRACTION_BOUNDS } from '@ephemail/core';
-import { mail, principalFor, rightOf, service, smtpEnvelope } from './support.js';
+import { mail, principalFor, rightOf, service, smtpEnvelope, withIdentity } from './support.js';
 
 const CODE_MAIL = (to: string) => mail(to, 'Your sign-in code', 'Hello,\n\nYour verification code is 583920.\nIt expires in 10 minutes.\n');
 
@@ -172,9 +172,7 @@ test('pipeline: the engine reads the top 32 KiB of a body: a code after 50 KiB o
 test('pipeline: a plain body is stored once, in the raw bytes, and the message reads back with it whole', async (t) => {
   const store = createMemoryDocumentStore();
   const app = service(store);
-  await app.init();
-  const principal = await principalFor(app);
-  const identity = rightOf(await app.identities.create(principal, { label: 'once' }));
+  const { principal, identity } = await withIdentity(app, 'once');
   const body = 'Your verification code is 583920.\n\n' + 'Grüße from the terms of service, repeated.\n'.repeat(200);
   // As SMTP carries it: CRLF line ends.
   const [outcome] = await app.mail.ingress.deliver(mail(identity.email, 'Code', body.replaceAll('\n', '\r\n')), smtpEnvelope(identity.email));
@@ -191,9 +189,7 @@ test('pipeline: a plain body is stored once, in the raw bytes, and the message r
 test('pipeline: a quoted-printable HTML part is kept as parsed beside an 8-bit text part read from the raw bytes', async (t) => {
   const store = createMemoryDocumentStore();
   const app = service(store);
-  await app.init();
-  const principal = await principalFor(app);
-  const identity = rightOf(await app.identities.create(principal, { label: 'parts' }));
+  const { principal, identity } = await withIdentity(app, 'parts');
   const text = 'Sign in with the link below.\r\n'.repeat(60);
   const html = `<p style=3D"color:red">${'Sign in with the link below. '.repeat(60)}</p>`;
   const raw = Buffer.from(
@@ -219,9 +215,7 @@ test('pipeline: a quoted-printable HTML part is kept as parsed beside an 8-bit t
 test('pipeline: a body across two raw slices reads back whole, and a missing slice fails the read instead of answering a wrong body', async (t) => {
   const store = createMemoryDocumentStore();
   const app = service(store);
-  await app.init();
-  const principal = await principalFor(app);
-  const identity = rightOf(await app.identities.create(principal, { label: 'across' }));
+  const { principal, identity } = await withIdentity(app, 'across');
   const body = 'A line of the body that goes on for a while.\n'.repeat(200);
   const build = (pad: number): Buffer =>
     Buffer.from(

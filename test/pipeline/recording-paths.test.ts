@@ -4,7 +4,7 @@ import { createMemoryDocumentStore, receiveMessage } from '@ephemail/core';
 import type { IdentityRecord } from '@ephemail/core';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import { createSqliteDocumentStore, openSqliteDatabase } from '@ephemail/store-sqlite';
-import { failingOnce, mail, outboxOnlyStore, principalFor, rightOf, service, smtpEnvelope } from './support.js';
+import { failingOnce, mail, outboxOnlyStore, principalFor, rightOf, service, smtpEnvelope, withIdentity } from './support.js';
 
 /**
  * A delivery is recorded on its identity in one of two ways, by what the store offers: with
@@ -117,9 +117,7 @@ for (const [path, makeStore] of PATHS) {
   test(`recording (${path}): twenty deliveries at once one short of the limit store one, and keep nothing of the rest`, async (t) => {
     const store = makeStore();
     const app = service(store, undefined, 3);
-    await app.init();
-    const principal = await principalFor(app);
-    const identity = rightOf(await app.identities.create(principal, { label: 'quota' }));
+    const { identity } = await withIdentity(app, 'quota');
     const first = mail(identity.email, 'Code 1', CODE);
     for (const raw of [first, mail(identity.email, 'Code 2', CODE)]) await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email));
     // Every delivery's precheck reads two messages, under the limit of three.
@@ -141,9 +139,7 @@ for (const [path, makeStore] of PATHS) {
   test(`recording (${path}): a delivery to an identity squashed since its precheck keeps nothing`, async (t) => {
     const store = makeStore();
     const app = service(store);
-    await app.init();
-    const principal = await principalFor(app);
-    const identity = rightOf(await app.identities.create(principal, { label: 'late' }));
+    const { principal, identity } = await withIdentity(app, 'late');
     const prechecked = (await store.get('identities', identity.id)) as unknown as IdentityRecord;
     rightOf(await app.identities.squash(principal, identity.id));
     const raw = mail(identity.email, 'Your code', CODE);

@@ -28,6 +28,14 @@ export const principalFor = async (app: Service, plan: PlanName = 'growth'): Pro
   return principal.right;
 };
 
+/** `app` initialised, a principal of a fresh organization, and one identity made with `label`. */
+export const withIdentity = async (app: Service, label: string) => {
+  await app.init();
+  const principal = await principalFor(app);
+  const identity = rightOf(await app.identities.create(principal, { label }));
+  return { principal, identity };
+};
+
 export const rightOf = <A>(either: E.Either<{ _tag: string }, A>): A => {
   if (E.isLeft(either)) throw new Error(`expected Right, got ${either.left._tag}`);
   return either.right;
