@@ -4,7 +4,7 @@ import { createMemoryDocumentStore, receiveMessage } from '@ephemail/core';
 import type { IdentityRecord } from '@ephemail/core';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import { createSqliteDocumentStore, openSqliteDatabase } from '@ephemail/store-sqlite';
-import { failingOnce, mail, outboxOnlyStore, principalFor, rightOf, service, smtpEnvelope, withIdentity } from './support.js';
+import { failingOnce, holdingAnswers, mail, outboxOnlyStore, principalFor, rightOf, service, smtpEnvelope, withIdentity } from './support.js';
 
 /**
  * A delivery is recorded on its identity in one of two ways, by what the store offers: with
@@ -151,6 +151,28 @@ for (const [path, makeStore] of PATHS) {
     t.is(await store.count('extractions', {}), 0);
     t.is(await store.count('message_chunks', {}), 0);
     t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 0);
+  });
+}
+
+for (const [path, makeStore] of PATHS.filter(([path]) => path !== 'outbox')) {
+  test(`recording (${path}): a delivery's step does not wait for the answer to the step before it`, async (t) => {
+    const held = holdingAnswers(makeStore());
+    const app = service(held.store);
+    const { principal, identity } = await withIdentity(app, 'overlap');
+    held.hold();
+    const first = app.mail.ingress.deliver(mail(identity.email, 'First', 'one'), smtpEnvelope(identity.email));
+    await held.steps(1);
+    const second = app.mail.ingress.deliver(mail(identity.email, 'Your code', CODE), smtpEnvelope(identity.email));
+    // Before, the second recording waited for the first's answer, which never came.
+    const stepped = await Promise.race([held.steps(2).then(() => true), new Promise<false>((resolve) => setTimeout(resolve, 5000, false))]);
+    t.true(stepped, "the second delivery's step ran while the first one's answer was held");
+    held.release();
+    const outcomes = (await Promise.all([first, second])).flat();
+    t.like(outcomes, [{ kind: 'stored', duplicate: false }, { kind: 'stored', duplicate: false }]);
+    t.like(await held.store.get('identities', identity.id), { message_count: 2, pending_events: [] });
+    const log = await logOf(held.store, identity.id);
+    t.deepEqual(log.map((e) => e.seq), [1, 2, 3, 4, 5]);
+    t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })).value, '583920');
   });
 }
 

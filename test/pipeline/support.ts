@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DocumentStore, PlanName, Principal } from '@ephemail/core';
+import type { DocumentStore, Plan, PlanName, PlanRead, Principal } from '@ephemail/core';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '@ephemail/core';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import * as E from 'fp-ts/lib/Either.js';
@@ -105,4 +105,49 @@ export const outboxOnlyStore = (): DocumentStore => {
   Object.defineProperty(store, 'transact', { value: undefined });
   Object.defineProperty(store, 'insertAll', { value: undefined });
   return store;
+};
+
+/**
+ * A store whose `transact` answers are held back once `hold()` is called: each step still runs
+ * (and commits) when it is called, but its caller hears of it only after `release()`, as if every
+ * commit were slow. `steps(n)` resolves once `n` steps have run since `hold()`.
+ */
+export const holdingAnswers = (inner: DocumentStore) => {
+  let gate: Promise<void> | undefined;
+  let open = (): void => undefined;
+  let ran = 0;
+  const watchers: { readonly n: number; readonly resolve: () => void }[] = [];
+  const counted = (): void => {
+    ran += 1;
+    for (const watcher of watchers.filter(({ n }) => n <= ran)) {
+      watchers.splice(watchers.indexOf(watcher), 1);
+      watcher.resolve();
+    }
+  };
+  const store = new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (prop === 'transact' && target.transact !== undefined) {
+        return async <R>(plan: (read: PlanRead) => Plan<R>) => {
+          const held = gate;
+          const answer = await target.transact!((read) => {
+            const planned = plan(read);
+            if (held !== undefined) counted();
+            return planned;
+          });
+          if (held !== undefined) await held;
+          return answer;
+        };
+      }
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return {
+    store,
+    hold: (): void => {
+      gate = new Promise((resolve) => (open = resolve));
+    },
+    release: (): void => open(),
+    steps: (n: number): Promise<void> => new Promise((resolve) => (n <= ran ? resolve() : watchers.push({ n, resolve }))),
+  };
 };
