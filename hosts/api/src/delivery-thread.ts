@@ -12,6 +12,7 @@ import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/ma
 import type { DeliveryReplies, DeliveryReply, DeliveryRequest, DeliverySetup } from './delivery-protocol.js';
 import { INLINE_PARSE_BELOW_BYTES } from './delivery-protocol.js';
 import { openStore } from './store-factory.js';
+import { turnQueue } from './turn-queue.js';
 
 const port = parentPort;
 if (port === null) throw new Error('delivery-thread runs only as a worker thread');
@@ -46,7 +47,7 @@ const ephemail = createEphemail({
 ephemail.events.subscribe((event) => reply({ kind: 'event', event }));
 
 let closing = false;
-port.on('message', (request: DeliveryRequest) => {
+const handle = (request: DeliveryRequest): void => {
   if (request.kind === 'close') {
     if (closing) return;
     closing = true;
@@ -61,7 +62,14 @@ port.on('message', (request: DeliveryRequest) => {
     (outcomes) => reply({ kind: 'delivered', id: request.id, outcomes }),
     (error: unknown) => reply({ kind: 'failed', id: request.id, message: String((error as Error)?.message ?? error) }),
   );
-});
+};
+
+// Requests start in the check phase, not in the port's callback: SMTP sessions that finish one
+// after another would otherwise keep the callback running, and the store's group commit with it
+// waiting, until they pause (see turn-queue.ts). The sessions then fell into step: twenty
+// messages arrived, committed and were answered together, and the thread idled while the sessions
+// spoke with the host thread.
+port.on('message', turnQueue(handle));
 
 // Requests posted while the thread was starting wait in its queue; the watchdog counts from here.
 reply({ kind: 'ready' });
