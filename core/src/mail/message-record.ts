@@ -161,10 +161,10 @@ const chunkOf = (id: string, slice: Buffer) => ({
   bytes: slice.byteOffset === 0 && slice.byteLength === slice.buffer.byteLength ? slice : Buffer.from(slice),
 });
 
-/** The raw bytes as the documents of their slices, in order. */
 /** The id of a message's `n`th raw slice. */
 const sliceId = (messageId: string, n: number): string => `${messageId}:${n}`;
 
+/** The raw bytes as the documents of their slices, in order. */
 export const rawSlices = (messageId: string, raw: Uint8Array): NewEntry[] => {
   const chunks = Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES));
   const slices: NewEntry[] = [];
