@@ -3,9 +3,10 @@ import { assertSafeName, indexColumns } from './sql-fields.js';
 
 /**
  * The one table that holds every collection. `id` and `version` are columns so the primary key
- * and the compare-and-set need no JSON; every other field is in `body`, except a field of bytes,
- * which is in `bytes` as it is (see sqlite-document-store.ts). A rowid table rather than WITHOUT
- * ROWID because bodies (whole messages) can be far larger than SQLite's advice for the latter.
+ * and the compare-and-set need no JSON; the fields the collection's indexes read are in `body`,
+ * the others in `unindexed`, and a field of bytes in `bytes` as it is (see document-columns.ts).
+ * A rowid table rather than WITHOUT ROWID because rows (whole messages) can be far larger than
+ * SQLite's advice for the latter.
  */
 export const createTableSql = (table: string): string =>
   `CREATE TABLE IF NOT EXISTS "${table}" (
@@ -14,11 +15,16 @@ export const createTableSql = (table: string): string =>
   version INTEGER NOT NULL,
   body TEXT NOT NULL,
   bytes BLOB,
+  unindexed TEXT,
   PRIMARY KEY (collection, id)
 )`;
 
-/** Adds the `bytes` column to a table made before it existed (nullable, so no row is rewritten). */
-export const addBytesColumnSql = (table: string): string => `ALTER TABLE "${table}" ADD COLUMN bytes BLOB`;
+/**
+ * Adds a column that a table made by an earlier version lacks (`bytes`, `unindexed`). Both are
+ * nullable, so no row is rewritten; `NULL` means what the rows of that version meant.
+ */
+export const addColumnSql = (table: string, column: 'bytes' | 'unindexed'): string =>
+  `ALTER TABLE "${table}" ADD COLUMN ${column} ${column === 'bytes' ? 'BLOB' : 'TEXT'}`;
 
 /**
  * The name of a compound index: readable, plus a digest of its exact definition so two specs whose

@@ -22,18 +22,24 @@ export interface FieldSql {
   readonly value: string;
 }
 
-/** The SQL for a top-level field; throws on a name that is not safe to splice. */
-export const fieldSql = (field: string): FieldSql => {
+/**
+ * The SQL for a top-level field; throws on a name that is not safe to splice. A field that one of
+ * its collection's indexes reads (`indexed`) is always in `body`, so its SQL reads `body` alone,
+ * as the index does. Any other field is in `unindexed`, or in `body` in a row written before that
+ * column existed or while the field was indexed (see document-columns.ts).
+ */
+export const fieldSql = (field: string, indexed: boolean): FieldSql => {
   if (field === 'id') return { rank: 3, value: 'id' };
   if (field === 'version') return { rank: 2, value: 'version' };
   const path = `'$.${assertSafeName('field name', field)}'`;
+  const json = indexed ? 'body' : `(CASE WHEN json_type(unindexed, ${path}) IS NULL THEN body ELSE unindexed END)`;
   return {
     // Index expressions must match query expressions token for token, so both come from here.
     rank:
-      `(CASE coalesce(json_type(body, ${path}), 'null') WHEN 'null' THEN 0 ` +
+      `(CASE coalesce(json_type(${json}, ${path}), 'null') WHEN 'null' THEN 0 ` +
       `WHEN 'true' THEN 1 WHEN 'false' THEN 1 WHEN 'integer' THEN 2 WHEN 'real' THEN 2 ` +
       `WHEN 'text' THEN 3 ELSE 4 END)`,
-    value: `json_extract(body, ${path})`,
+    value: `json_extract(${json}, ${path})`,
   };
 };
 
@@ -63,7 +69,7 @@ export const bindable = (value: Scalar): string | number | null =>
 export const indexColumns = (fields: readonly string[]): string[] => {
   const columns: string[] = [];
   for (const field of fields) {
-    const sql = fieldSql(field);
+    const sql = fieldSql(field, true);
     if (typeof sql.rank === 'string') columns.push(sql.rank);
     columns.push(sql.value);
   }

@@ -89,8 +89,8 @@ const valueTerms = (field: FieldSql, bounds: RangeBound[], binds: Bind[]): strin
  * answers from the expression index. Row values would say this in one term, but SQLite does not
  * use expression indexes for them.
  */
-const rangeTerms = (range: RangeCondition, binds: Bind[]): { terms: string[]; pinned: boolean } => {
-  const field = fieldSql(range.field);
+const rangeTerms = (range: RangeCondition, binds: Bind[], indexed: ReadonlySet<string>): { terms: string[]; pinned: boolean } => {
+  const field = fieldSql(range.field, indexed.has(range.field));
   const bounds = (Object.keys(OPERATORS) as Bound[]).flatMap((bound) => {
     const operand = range[bound];
     return operand === undefined ? [] : [{ bound, operand, rank: scalarRank(operand) }];
@@ -112,18 +112,21 @@ const rangeTerms = (range: RangeCondition, binds: Bind[]): { terms: string[]; pi
   return { terms, pinned: false };
 };
 
-/** The WHERE clause for a collection and a query's filter and range. */
-export const whereClause = (collection: string, query: Pick<FindQuery, 'where' | 'range'>): SqlCondition => {
+/**
+ * The WHERE clause for a collection and a query's filter and range; `indexed` names the fields the
+ * collection's indexes read (see {@link fieldSql}).
+ */
+export const whereClause = (collection: string, query: Pick<FindQuery, 'where' | 'range'>, indexed: ReadonlySet<string>): SqlCondition => {
   const binds: Bind[] = [];
   // A literal (validated), not a parameter: only then can SQLite use the collection's partial indexes.
   const terms = [`collection = '${assertSafeName('collection', collection)}'`];
   const pinned = new Set<string>();
   for (const [name, expected] of Object.entries(query.where ?? {})) {
-    terms.push(filterTerm(fieldSql(name), expected, binds));
+    terms.push(filterTerm(fieldSql(name, indexed.has(name)), expected, binds));
     if (expected === null || typeof expected !== 'object') pinned.add(name);
   }
   if (query.range !== undefined) {
-    const range = rangeTerms(query.range, binds);
+    const range = rangeTerms(query.range, binds, indexed);
     terms.push(...range.terms);
     if (range.pinned) pinned.add(query.range.field);
   }
@@ -135,10 +138,10 @@ export const whereClause = (collection: string, query: Pick<FindQuery, 'where' |
  * The rank key is left out when the WHERE pins it: it orders nothing then, and SQLite only sees
  * that the index already gives the order when the pinned expression is absent.
  */
-export const orderClause = (sort: FindQuery['sort'], pinned: ReadonlySet<string>): string => {
+export const orderClause = (sort: FindQuery['sort'], pinned: ReadonlySet<string>, indexed: ReadonlySet<string>): string => {
   const direction = sort?.direction === 'desc' ? 'DESC' : 'ASC';
   const name = sort?.field ?? 'id';
-  const field = fieldSql(name);
+  const field = fieldSql(name, indexed.has(name));
   const keys = typeof field.rank === 'number' || pinned.has(name) ? [field.value] : [field.rank, field.value];
   if (field.value !== 'id') keys.push('id');
   return keys.map((key) => `${key} ${direction}`).join(', ');

@@ -16,7 +16,8 @@ import type Database from 'better-sqlite3';
 import type { BackgroundCheckpointer } from './background-checkpointer.js';
 import { guarded } from './errors.js';
 import { flushOpenBatches, GroupCommit } from './group-commit.js';
-import { addBytesColumnSql, createIndexSql, createTableSql, declaredIndexName } from './schema.js';
+import { decode, declaredFields, encode, fieldsOf, indexedFieldsInSchema, jsonFields, keepsBody, moveFieldSql, splitFields, type Encoded, type Row } from './document-columns.js';
+import { addColumnSql, createIndexSql, createTableSql, declaredIndexName } from './schema.js';
 import { assertSafeName } from './sql-fields.js';
 import { orderClause, whereClause } from './sql-query.js';
 import { StatementCache } from './statement-cache.js';
@@ -36,56 +37,6 @@ export interface SqliteDocumentStoreOptions {
   readonly checkpointer?: BackgroundCheckpointer;
 }
 
-interface Row {
-  readonly id: string;
-  readonly version: number;
-  readonly body: string;
-  readonly bytes: Buffer | null;
-}
-
-/** A document as its columns. */
-interface Encoded {
-  readonly body: string;
-  readonly bytes: Uint8Array | null;
-}
-
-/**
- * Where `body` names the field whose value is in `bytes`. A name with a leading `$` is not a field
- * any document may have (MongoDB refuses them), so it cannot clash with one.
- */
-const BYTES_FIELD = '$bytes';
-
-/**
- * The document as its columns: `id` and `version` have columns of their own; a top-level field
- * holding a `Uint8Array` (at most one) goes into `bytes` as it is, and `body` (JSON) holds the
- * rest. Raw mail stored as text cost a string of it, JSON's escapes of every CR and LF and a UTF-8
- * copy (or base64 for 8-bit mail); bound as a blob, SQLite copies the bytes once.
- */
-const encode = (doc: NewDocument): Encoded => {
-  const { id: _id, version: _version, ...fields } = doc as NewDocument & Record<string, unknown>;
-  if (Object.hasOwn(fields, BYTES_FIELD)) throw new TypeError(`sqlite store: top-level field ${BYTES_FIELD} is reserved by the store`);
-  let name: string | undefined;
-  for (const key in fields) {
-    if (!(fields[key] instanceof Uint8Array)) continue;
-    if (name !== undefined) throw new TypeError('sqlite store: a document may hold at most one field of bytes');
-    name = key;
-  }
-  if (name === undefined) return { body: JSON.stringify(fields), bytes: null };
-  const { [name]: bytes, ...rest } = fields;
-  // Added to the fresh rest rather than spread into a new literal (ADR 0024).
-  rest[BYTES_FIELD] = name;
-  return { body: JSON.stringify(rest), bytes: bytes as Uint8Array };
-};
-
-const decode = (row: Row): StoredDocument => {
-  const fields = JSON.parse(row.body) as Record<string, unknown>;
-  if (row.bytes !== null && typeof fields[BYTES_FIELD] === 'string') {
-    fields[fields[BYTES_FIELD]] = row.bytes;
-    delete fields[BYTES_FIELD];
-  }
-  return { id: row.id, ...fields, version: row.version };
-};
-
 /**
  * {@link DocumentStore} on one SQLite database. Every write is a single statement, so
  * insert-if-absent (`ON CONFLICT DO NOTHING`) and compare-and-set (`UPDATE ... WHERE version = ?`)
@@ -103,8 +54,18 @@ export class SqliteDocumentStore implements DocumentStore {
    * The fixed statements' text, built once: a string built per call would be hashed anew by the
    * statement cache's lookup every time.
    */
-  private readonly sql: { readonly get: string; readonly version: string; readonly insert: string; readonly replace: string };
+  private readonly sql: {
+    readonly get: string;
+    readonly version: string;
+    readonly insert: string;
+    readonly replace: string;
+    readonly replaceUnindexed: string;
+  };
   private dataVersion: Database.Statement | undefined;
+  private readonly schemaVersion: Database.Statement;
+  /** The fields each collection's indexes read, as of `schemaSeen` (see {@link indexedFields}). */
+  private indexed: Map<string, ReadonlySet<string>> = new Map();
+  private schemaSeen = -1;
 
   constructor(
     private readonly db: Database.Database,
@@ -117,44 +78,110 @@ export class SqliteDocumentStore implements DocumentStore {
     }
     this.statements = new StatementCache(db, cacheSize);
     this.sql = {
-      get: `SELECT id, version, body, bytes FROM "${this.table}" WHERE collection = ? AND id = ?`,
+      get: `SELECT id, version, body, unindexed, bytes FROM "${this.table}" WHERE collection = ? AND id = ?`,
       version: `SELECT version FROM "${this.table}" WHERE collection = ? AND id = ?`,
-      insert: `INSERT INTO "${this.table}" (collection, id, version, body, bytes) VALUES (?, ?, 1, ?, ?) ON CONFLICT (collection, id) DO NOTHING`,
-      replace: `UPDATE "${this.table}" SET version = version + 1, body = ?, bytes = ? WHERE collection = ? AND id = ? AND version = ?`,
+      insert: `INSERT INTO "${this.table}" (collection, id, version, body, unindexed, bytes) VALUES (?, ?, 1, ?, ?, ?) ON CONFLICT (collection, id) DO NOTHING`,
+      replace: `UPDATE "${this.table}" SET version = version + 1, body = ?, unindexed = ?, bytes = ? WHERE collection = ? AND id = ? AND version = ?`,
+      // Sets no column an index reads, so SQLite leaves every index alone.
+      replaceUnindexed: `UPDATE "${this.table}" SET version = version + 1, unindexed = ?, bytes = ? WHERE collection = ? AND id = ? AND version = ?`,
     };
     this.batch = options.groupCommit === false ? undefined : new GroupCommit(db);
     this.checkpointer = options.checkpointer;
     // The table exists before init so every operation works on any collection, as in memory.
     guarded('create table', () => db.exec(createTableSql(this.table)));
-    guarded('add bytes column', () => this.addBytesColumn());
+    guarded('add columns', () => {
+      this.addColumn('bytes');
+      this.addColumn('unindexed');
+    });
+    this.schemaVersion = db.prepare('PRAGMA schema_version').pluck();
+    guarded('read schema', () => this.indexedFields(''));
   }
 
-  /** A table made by a version before `bytes` gets the column (at once: it is nullable). */
-  private addBytesColumn(): void {
-    const hasBytes = () => (this.db.prepare(`PRAGMA table_info("${this.table}")`).all() as { name: string }[]).some((column) => column.name === 'bytes');
-    if (hasBytes()) return;
+  /** A table made by an earlier version gets the column (at once: it is nullable). */
+  private addColumn(name: 'bytes' | 'unindexed'): void {
+    const has = () => (this.db.prepare(`PRAGMA table_info("${this.table}")`).all() as { name: string }[]).some((column) => column.name === name);
+    if (has()) return;
     try {
-      this.db.exec(addBytesColumnSql(this.table));
+      this.db.exec(addColumnSql(this.table, name));
     } catch (error) {
       // Another connection added it first.
-      if (!hasBytes()) throw error;
+      if (!has()) throw error;
     }
+  }
+
+  /**
+   * The fields `collection`'s indexes read, as the database defines them now: another connection
+   * (of this process or another) may have created or dropped indexes since this one last looked.
+   * SQLite's schema cookie moves with every change of the schema. Inside the write's transaction
+   * reading it costs 65 ns, so every write checks it; outside one, 3.8 µs (a read lock of its
+   * own), so queries use what the last write, `init` or the constructor saw. A query that names
+   * a field indexed since still finds it (the expression for an unindexed field reads both
+   * columns), only without the index. Only an index dropped by another connection's `init` (a
+   * newer version of the host) could hide rows from a query here until this connection next
+   * writes, and versions with different indexes cannot share a file anyway: each one's `init`
+   * drops the other's indexes.
+   */
+  private indexedFields(collection: string): ReadonlySet<string> {
+    const version = this.schemaVersion.get() as number;
+    if (version !== this.schemaSeen) {
+      this.indexed = indexedFieldsInSchema(this.db, this.table);
+      this.schemaSeen = version;
+    }
+    return fieldsOf(this.indexed, collection);
+  }
+
+  /**
+   * A write's columns encoded at once, so that a bad document throws before any SQL runs, from the
+   * fields last known to be indexed; encoded again when the write runs if the schema has changed.
+   */
+  private fresh<Q, T>(collection: string, build: (indexed: ReadonlySet<string>) => Q, run: (built: Q) => T): () => T {
+    const known = fieldsOf(this.indexed, collection);
+    const built = build(known);
+    return () => {
+      const indexed = this.indexedFields(collection);
+      return run(indexed === known ? built : build(indexed));
+    };
+  }
+
+  /**
+   * Writes `next` over the stored row at `expectedVersion`. When the row is known (read in the same
+   * step) and its indexed fields stay as they are, only `unindexed` is set.
+   */
+  private replaceRow(collection: string, id: string, next: Encoded, expectedVersion: number, stored?: Pick<Row, 'body' | 'unindexed'>): Database.RunResult {
+    if (keepsBody(stored, next)) return this.statements.get(this.sql.replaceUnindexed).run(next.unindexed, next.bytes, collection, id, expectedVersion);
+    return this.statements.get(this.sql.replace).run(next.body, next.unindexed, next.bytes, collection, id, expectedVersion);
   }
 
   async init(collections: readonly CollectionSpec[]): Promise<void> {
     flushOpenBatches();
     const declared = new Set(collections.flatMap((spec) => spec.indexes.map((fields) => declaredIndexName(this.table, spec.name, fields))));
-    // Indexes of earlier versions (or of collections no longer declared) cost every write: drop them.
-    const stale = (this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(this.table) as { name: string }[])
-      .map((row) => row.name)
-      .filter((name) => !declared.has(name));
-    const ddl = [
-      ...stale.map((name) => `DROP INDEX IF EXISTS "${name}"`),
-      ...collections.flatMap((spec) => spec.indexes.map((fields) => createIndexSql(this.table, spec.name, fields))),
-    ];
+    const wanted = declaredFields(collections);
+    // Built first, so that a bad name throws before any SQL runs.
+    const create = collections.flatMap((spec) => spec.indexes.map((fields) => createIndexSql(this.table, spec.name, fields)));
+    const apply = () => {
+      // Indexes of earlier versions (or of collections no longer declared) cost every write: drop them.
+      const stale = (this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(this.table) as { name: string }[])
+        .map((row) => row.name)
+        .filter((name) => !declared.has(name));
+      const before = indexedFieldsInSchema(this.db, this.table);
+      stale.forEach((name) => this.db.exec(`DROP INDEX IF EXISTS "${name}"`));
+      // A field an index starts to read moves into `body` before the index is built from it; one
+      // no index reads any more moves out, so that queries find it where they look.
+      const move = moveFieldSql(this.table);
+      for (const collection of new Set([...before.keys(), ...wanted.keys()])) {
+        if (collection === '*') continue;
+        const [had, has] = [fieldsOf(before, collection), fieldsOf(wanted, collection)];
+        for (const field of has) if (!had.has(field)) this.db.prepare(move.toBody).run({ path: `$.${field}`, collection });
+        for (const field of had) if (!has.has(field)) this.db.prepare(move.toUnindexed).run({ path: `$.${field}`, collection });
+      }
+      create.forEach((sql) => this.db.exec(sql));
+    };
     // IMMEDIATE takes the write lock up front (waiting out the busy timeout), so processes that
     // start together apply the IF NOT EXISTS statements one after the other.
-    guarded('init', () => this.db.transaction(() => ddl.forEach((sql) => this.db.exec(sql))).immediate());
+    guarded('init', () => {
+      this.db.transaction(apply).immediate();
+      this.indexedFields('');
+    });
   }
 
   async get(collection: string, id: string): Promise<StoredDocument | undefined> {
@@ -165,8 +192,8 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async insert<T extends NewDocument>(collection: string, doc: T): Promise<'inserted' | 'exists'> {
     const sql = this.sql.insert;
-    const { body, bytes } = encode(doc);
-    const result = await this.write('insert', () => this.statements.get(sql).run(collection, doc.id, body, bytes));
+    const run = this.fresh(collection, (indexed) => encode(doc, indexed), ({ body, unindexed, bytes }) => this.statements.get(sql).run(collection, doc.id, body, unindexed, bytes));
+    const result = await this.write('insert', run);
     return result.changes === 1 ? 'inserted' : 'exists';
   }
 
@@ -186,13 +213,13 @@ export class SqliteDocumentStore implements DocumentStore {
    * through the outbox's extra write).
    */
   async transact<R>(plan: (read: PlanRead) => Plan<R>): Promise<{ readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' }> {
-    const { get: readSql, version: versionSql, insert, replace } = this.sql;
+    const { get: readSql, version: versionSql, insert } = this.sql;
     let failure: { readonly error: unknown } | undefined;
     const step = (): { readonly kind: 'written'; readonly result: R } | { readonly kind: 'conflict' } | undefined => {
-      const seen = new Map<string, number | undefined>();
+      const seen = new Map<string, Row | undefined>();
       const read: PlanRead = (collection, id) => {
         const row = this.statements.get(readSql).get(collection, id) as Row | undefined;
-        seen.set(`${collection}\n${id}`, row?.version);
+        seen.set(`${collection}\n${id}`, row);
         return row === undefined ? undefined : decode(row);
       };
       let planned: Plan<R>;
@@ -207,13 +234,13 @@ export class SqliteDocumentStore implements DocumentStore {
         const key = `${write.collection}\n${write.doc.id}`;
         if (written.has(key)) return { kind: 'conflict' };
         written.add(key);
-        const stored = seen.has(key) ? seen.get(key) : (this.statements.get(versionSql).get(write.collection, write.doc.id) as { version: number } | undefined)?.version;
+        const stored = seen.has(key) ? seen.get(key)?.version : (this.statements.get(versionSql).get(write.collection, write.doc.id) as { version: number } | undefined)?.version;
         if (write.kind === 'replace' ? stored !== write.expectedVersion : stored !== undefined) return { kind: 'conflict' };
       }
       for (const write of planned.writes) {
-        const { body, bytes } = encode(write.doc);
-        if (write.kind === 'insert') this.statements.get(insert).run(write.collection, write.doc.id, body, bytes);
-        else this.statements.get(replace).run(body, bytes, write.collection, write.doc.id, write.expectedVersion);
+        const encoded = encode(write.doc, this.indexedFields(write.collection));
+        if (write.kind === 'insert') this.statements.get(insert).run(write.collection, write.doc.id, encoded.body, encoded.unindexed, encoded.bytes);
+        else this.replaceRow(write.collection, write.doc.id, encoded, write.expectedVersion, seen.get(`${write.collection}\n${write.doc.id}`));
       }
       return { kind: 'written', result: planned.result };
     };
@@ -223,9 +250,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async replace<T extends NewDocument>(collection: string, doc: T, expectedVersion: number): Promise<boolean> {
-    const sql = this.sql.replace;
-    const { body, bytes } = encode(doc);
-    const run = () => this.statements.get(sql).run(body, bytes, collection, doc.id, expectedVersion);
+    const run = this.fresh(collection, (indexed) => encode(doc, indexed), (encoded) => this.replaceRow(collection, doc.id, encoded, expectedVersion));
     return (await this.write('replace', run)).changes === 1;
   }
 
@@ -234,7 +259,7 @@ export class SqliteDocumentStore implements DocumentStore {
     id: string,
     change: (current: StoredDocument) => NewDocument | undefined,
   ): Promise<UpdateOutcome | undefined> {
-    const { get: read, replace } = this.sql;
+    const read = this.sql.get;
     let failure: { readonly error: unknown } | undefined;
     // Read, change and write in one synchronous step on this connection (inside the batch's
     // transaction, or a transaction of its own): nothing can come between, so no race is lost.
@@ -251,8 +276,7 @@ export class SqliteDocumentStore implements DocumentStore {
       if (next === undefined) return { doc: decode(row), written: false };
       const { version: _version, ...fields } = next as NewDocument & { version?: number };
       const doc = Object.assign(fields, { id });
-      const { body, bytes } = encode(doc);
-      this.statements.get(replace).run(body, bytes, collection, id, row.version);
+      this.replaceRow(collection, id, encode(doc, this.indexedFields(collection)), row.version, row);
       return { doc: Object.assign(doc, { version: row.version + 1 }), written: true };
     };
     const outcome = await this.writeStep('update', step);
@@ -275,16 +299,16 @@ export class SqliteDocumentStore implements DocumentStore {
     bounds: IncrementBounds = {},
   ): Promise<number | 'absent' | 'over_max'> {
     assertSafeName('field name', field);
-    const { get: read, replace } = this.sql;
+    const read = this.sql.get;
     const step = (): number | 'absent' | 'over_max' | 'not_number' => {
       const row = this.statements.get(read).get(collection, id) as Row | undefined;
       if (row === undefined) return 'absent';
-      const fields = JSON.parse(row.body) as Record<string, unknown>;
+      const fields = jsonFields(row);
       const next = incremented(fields[field], by, bounds);
       if (typeof next !== 'number') return next;
       fields[field] = next;
-      // The body keeps its mark of the field of bytes, if any, and the bytes stay as they are.
-      this.statements.get(replace).run(JSON.stringify(fields), row.bytes, collection, id, row.version);
+      // The JSON keeps its mark of the field of bytes, if any, and the bytes stay as they are.
+      this.replaceRow(collection, id, splitFields(fields, this.indexedFields(collection), row.bytes), row.version, row);
       return next;
     };
     const outcome = await this.writeStep('increment', step);
@@ -302,20 +326,24 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async find(collection: string, query: FindQuery): Promise<StoredDocument[]> {
-    const where = whereClause(collection, query);
-    const sql =
-      `SELECT id, version, body, bytes FROM "${this.table}" WHERE ${where.sql} ` +
-      `ORDER BY ${orderClause(query.sort, where.pinned)} LIMIT ? OFFSET ?`;
-    // SQLite reads a negative LIMIT as "no limit".
-    const binds = [...where.binds, query.limit ?? -1, query.offset ?? 0];
-    const rows = (await this.read('find', () => this.statements.get(sql).all(...binds))) as Row[];
+    // From the fields last known to be indexed (see the class comment): a field that has become
+    // indexed since is found all the same, only without its index.
+    const build = (indexed: ReadonlySet<string>) => {
+      const where = whereClause(collection, query, indexed);
+      const sql =
+        `SELECT id, version, body, unindexed, bytes FROM "${this.table}" WHERE ${where.sql} ` +
+        `ORDER BY ${orderClause(query.sort, where.pinned, indexed)} LIMIT ? OFFSET ?`;
+      // SQLite reads a negative LIMIT as "no limit".
+      return { sql, binds: [...where.binds, query.limit ?? -1, query.offset ?? 0] };
+    };
+    const built = build(fieldsOf(this.indexed, collection));
+    const rows = (await this.read('find', () => this.statements.get(built.sql).all(...built.binds))) as Row[];
     return rows.map(decode);
   }
 
   async count(collection: string, query: Pick<FindQuery, 'where' | 'range'> = {}): Promise<number> {
-    const where = whereClause(collection, query);
-    const sql = `SELECT count(*) AS n FROM "${this.table}" WHERE ${where.sql}`;
-    const row = (await this.read('count', () => this.statements.get(sql).get(...where.binds))) as { n: number };
+    const where = whereClause(collection, query, fieldsOf(this.indexed, collection));
+    const row = (await this.read('count', () => this.statements.get(`SELECT count(*) AS n FROM "${this.table}" WHERE ${where.sql}`).get(...where.binds))) as { n: number };
     return row.n;
   }
 

@@ -1,0 +1,147 @@
+import type { CollectionSpec, NewDocument, StoredDocument } from '@ephemail/core';
+import type Database from 'better-sqlite3';
+
+/**
+ * How a document is laid out in its row. `id` and `version` have columns of their own. The fields
+ * that the collection's indexes read are in `body` (JSON), every other field in `unindexed`
+ * (JSON), and a top-level field holding a `Uint8Array` (at most one) in `bytes` as it is.
+ *
+ * The split is for writes: SQLite maintains every index whose expression reads a column the
+ * `UPDATE` sets, whether or not the indexed value changed. An identity has five indexes and is
+ * rewritten by every message it receives, for fields (counters, recent message ids, the outbox)
+ * that none of them reads. With the fields apart, such a write sets `unindexed` alone and no index
+ * is touched (ADR 0027).
+ *
+ * Rows written before `unindexed` existed hold every field in `body` and `NULL` there; they read
+ * the same, and the next write splits them.
+ */
+export interface Row {
+  readonly id: string;
+  readonly version: number;
+  readonly body: string;
+  readonly unindexed: string | null;
+  readonly bytes: Buffer | null;
+}
+
+/** A document as its columns. */
+export interface Encoded {
+  readonly body: string;
+  readonly unindexed: string;
+  readonly bytes: Uint8Array | null;
+}
+
+/**
+ * Where the JSON names the field whose value is in `bytes`. A name with a leading `$` is not a
+ * field any document may have (MongoDB refuses them), so it cannot clash with one.
+ */
+export const BYTES_FIELD = '$bytes';
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** A row's columns: `fields` (no `id` or `version`; the bytes mark, if any) split, and the bytes. */
+export const splitFields = (fields: Record<string, unknown>, indexed: ReadonlySet<string>, bytes: Uint8Array | null): Encoded => {
+  if (indexed.size === 0) return { body: '{}', unindexed: JSON.stringify(fields), bytes };
+  const inBody: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const key in fields) {
+    if (indexed.has(key)) inBody[key] = fields[key];
+    else rest[key] = fields[key];
+  }
+  return { body: JSON.stringify(inBody), unindexed: JSON.stringify(rest), bytes };
+};
+
+/**
+ * The document as its columns. Raw mail stored as text cost a string of it, JSON's escapes of
+ * every CR and LF and a UTF-8 copy (or base64 for 8-bit mail); bound as a blob, SQLite copies the
+ * bytes once.
+ */
+export const encode = (doc: NewDocument, indexed: ReadonlySet<string>): Encoded => {
+  const { id: _id, version: _version, ...fields } = doc as NewDocument & Record<string, unknown>;
+  if (Object.hasOwn(fields, BYTES_FIELD)) throw new TypeError(`sqlite store: top-level field ${BYTES_FIELD} is reserved by the store`);
+  let name: string | undefined;
+  for (const key in fields) {
+    if (!(fields[key] instanceof Uint8Array)) continue;
+    if (name !== undefined) throw new TypeError('sqlite store: a document may hold at most one field of bytes');
+    name = key;
+  }
+  if (name === undefined) return splitFields(fields, indexed, null);
+  const bytes = fields[name] as Uint8Array;
+  delete fields[name];
+  fields[BYTES_FIELD] = name;
+  return splitFields(fields, indexed, bytes);
+};
+
+/** The row's JSON fields, the bytes mark included: `body`'s, then `unindexed`'s over them. */
+export const jsonFields = (row: Pick<Row, 'body' | 'unindexed'>): Record<string, unknown> => {
+  const fields = JSON.parse(row.body) as Record<string, unknown>;
+  if (row.unindexed === null) return fields;
+  const rest = JSON.parse(row.unindexed) as Record<string, unknown>;
+  for (const key in rest) fields[key] = rest[key];
+  return fields;
+};
+
+export const decode = (row: Row): StoredDocument => {
+  const fields = jsonFields(row);
+  if (row.bytes !== null && typeof fields[BYTES_FIELD] === 'string') {
+    fields[fields[BYTES_FIELD]] = row.bytes;
+    delete fields[BYTES_FIELD];
+  }
+  return { id: row.id, ...fields, version: row.version };
+};
+
+/**
+ * Whether a write of `next` may set `unindexed` alone over `stored`: the stored row is split
+ * already and its `body` is exactly what the write would put there.
+ */
+export const keepsBody = (stored: Pick<Row, 'body' | 'unindexed'> | undefined, next: Encoded): boolean =>
+  stored !== undefined && stored.unindexed !== null && stored.body === next.body;
+
+/** The fields each collection's declared indexes read (`id` and `version` are columns). */
+export const declaredFields = (collections: readonly CollectionSpec[]): Map<string, ReadonlySet<string>> => {
+  const fields = new Map<string, Set<string>>();
+  for (const spec of collections) {
+    const set = fields.get(spec.name) ?? new Set<string>();
+    for (const field of spec.indexes.flat()) if (field !== 'id' && field !== 'version') set.add(field);
+    fields.set(spec.name, set);
+  }
+  return fields;
+};
+
+const PARTIAL_TO = /\bWHERE\s+collection\s*=\s*'([A-Za-z0-9_]+)'\s*$/;
+const READS_FIELD = /\bbody\s*,\s*'\$\.([A-Za-z0-9_]+)'/g;
+
+/**
+ * The fields the indexes in the database read, by collection, from their definitions: what every
+ * connection must keep in `body`, whoever created the indexes. An index that is not partial to
+ * one collection (made by an early version) reads its fields for every collection, under `*`.
+ */
+export const indexedFieldsInSchema = (db: Database.Database, table: string): Map<string, ReadonlySet<string>> => {
+  const fields = new Map<string, Set<string>>();
+  const definitions = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(table) as string[];
+  for (const sql of definitions) {
+    const collection = PARTIAL_TO.exec(sql)?.[1] ?? '*';
+    const set = fields.get(collection) ?? new Set<string>();
+    for (const match of sql.matchAll(READS_FIELD)) set.add(match[1]!);
+    fields.set(collection, set);
+  }
+  const everywhere = fields.get('*');
+  if (everywhere !== undefined) for (const [collection, set] of fields) if (collection !== '*') everywhere.forEach((field) => set.add(field));
+  return fields;
+};
+
+/** The set for `collection` in a map made by {@link indexedFieldsInSchema}. */
+export const fieldsOf = (map: ReadonlyMap<string, ReadonlySet<string>>, collection: string): ReadonlySet<string> =>
+  map.get(collection) ?? map.get('*') ?? NONE;
+
+/**
+ * The statements that move one field of a collection's split rows between the columns, for when
+ * an index starts or stops reading it. Rows not split yet hold it in `body` either way.
+ */
+export const moveFieldSql = (table: string) => ({
+  toBody:
+    `UPDATE "${table}" SET body = json_set(body, @path, unindexed -> @path), unindexed = json_remove(unindexed, @path) ` +
+    `WHERE collection = @collection AND unindexed IS NOT NULL AND json_type(unindexed, @path) IS NOT NULL`,
+  toUnindexed:
+    `UPDATE "${table}" SET unindexed = json_set(unindexed, @path, body -> @path), body = json_remove(body, @path) ` +
+    `WHERE collection = @collection AND unindexed IS NOT NULL AND json_type(body, @path) IS NOT NULL`,
+});
