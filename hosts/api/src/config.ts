@@ -62,6 +62,8 @@ const EnvShape = z.object({
     // Worker threads that deliver received mail (parse, extract, store) over connections of their
     // own to the store; 0 delivers on the event loop. Needs a store that threads share.
     DELIVERY_THREADS: z.coerce.number().int().min(0).max(16).optional(),
+    // The most each delivery thread's long-lived heap may hold, in MiB. Default: see the transform.
+    DELIVERY_THREAD_HEAP_MB: z.coerce.number().int().min(64).max(65_536).optional(),
     SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(10_000).default(100),
     SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(500),
     SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(50),
@@ -140,6 +142,8 @@ export const EnvSchema = EnvShape.transform((env) => ({
   // SPF/DKIM/DMARC need DNS answers from the internet: on by default in production only.
   MAIL_AUTH: env.MAIL_AUTH ?? (env.EPHEMAIL_MODE === 'production' ? 'on' : 'off'),
   ...threadCounts(env),
+  // Room for eight messages of the largest size, and never under 256 MiB (see DeliveryThreadsOptions).
+  DELIVERY_THREAD_HEAP_MB: env.DELIVERY_THREAD_HEAP_MB ?? Math.max(256, Math.ceil((8 * env.SMTP_MAX_MESSAGE_BYTES) / (1024 * 1024))),
 }));
 
 /**

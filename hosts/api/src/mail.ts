@@ -41,6 +41,7 @@ const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger)
   const log = logger.child({ component: 'delivery' });
   return startDeliveryThreads({
     threads: config.DELIVERY_THREADS,
+    heapLimitMb: config.DELIVERY_THREAD_HEAP_MB,
     setup: {
       databaseUrl: config.DATABASE_URL,
       inboxDomain: config.INBOX_DOMAIN,

@@ -58,6 +58,13 @@ test('config: DELIVERY_THREADS defaults to one over a store threads share when a
   for (const bad of ['-1', '1.5', 'many', '17']) t.throws(() => loadConfig({ DELIVERY_THREADS: bad }), { message: /DELIVERY_THREADS/ });
 });
 
+test('config: DELIVERY_THREAD_HEAP_MB defaults to room for eight of the largest messages, never under 256 MiB', (t) => {
+  t.is(loadConfig({}).DELIVERY_THREAD_HEAP_MB, 256);
+  t.is(loadConfig({ SMTP_MAX_MESSAGE_BYTES: String(100 * 1024 * 1024) }).DELIVERY_THREAD_HEAP_MB, 800);
+  t.is(loadConfig({ DELIVERY_THREAD_HEAP_MB: '512' }).DELIVERY_THREAD_HEAP_MB, 512);
+  for (const bad of ['63', '1.5', 'lots', '65537']) t.throws(() => loadConfig({ DELIVERY_THREAD_HEAP_MB: bad }), { message: /DELIVERY_THREAD_HEAP_MB/ });
+});
+
 test('config: PARSE_THREADS defaults to one per spare core (at most two) without delivery threads, to one with them, and takes 0 to parse in the delivering thread', (t) => {
   const spare = availableParallelism() - 1;
   t.is(loadConfig({ DELIVERY_THREADS: '0' }).PARSE_THREADS, Math.max(0, Math.min(2, spare)));

@@ -169,6 +169,25 @@ test('delivery threads: a thread that dies fails what it held (SMTP answers 451)
   t.is(await messageCount(app, principal, identity.id), 2);
 });
 
+test('delivery threads: a thread that outgrows its heap bound stops, what it held fails, and another takes its place', async (t) => {
+  const { app, principal, identity, threads, warnings, localDeliveries } = await setup(t, { workerModule: FAULTY, heapLimitMb: 64 });
+  t.like((await threads.ingress.deliver(mail(identity.email, '100200'), envelope(identity.email)))[0], { kind: 'stored' });
+  const grown = await threads.ingress.deliver(mail(identity.email, '111111', ['X-Test-Fault: grow']), envelope(identity.email)).catch((error: Error) => error);
+  t.true(grown instanceof Error);
+  t.regex((grown as Error).message, /delivery thread stopped: .*memory/i);
+  t.true(warnings.some((warning) => /memory.*starting another/i.test(warning)), warnings.join('\n'));
+
+  t.like((await threads.ingress.deliver(mail(identity.email, '222333'), envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
+  t.is(localDeliveries(), 0);
+  t.is(await messageCount(app, principal, identity.id), 2);
+});
+
+test('delivery threads: a heap bound below 16 MiB is refused', (t) => {
+  const base = { setup: { databaseUrl: 'sqlite:x.db', inboxDomain: DOMAIN, maxMessageBytes: 1024, maxMessagesPerIdentity: 1, mailAuth: false, dnsServers: undefined, parseThreads: 0 }, onEvent: () => undefined, onWarning: () => undefined };
+  const local: MailIngress = { checkRecipient: () => Promise.reject(new Error('unused')), deliver: () => Promise.reject(new Error('unused')) };
+  for (const heapLimitMb of [8, 15.5, Number.NaN]) t.throws(() => startDeliveryThreads({ ...base, local, heapLimitMb }), { instanceOf: RangeError, message: /heapLimitMb/ });
+});
+
 test('delivery threads: a delivery held past the watchdog fails, its thread is replaced, and the write lock it held is released', async (t) => {
   const { app, principal, identity, threads, warnings } = await setup(t, { workerModule: FAULTY, watchdogMs: 300 });
   t.like((await threads.ingress.deliver(mail(identity.email, '100200'), envelope(identity.email)))[0], { kind: 'stored' });
