@@ -65,10 +65,10 @@ export const encode = (doc: NewDocument, indexed: ReadonlySet<string>): Encoded 
     name = key;
   }
   if (name === undefined) return splitFields(fields, indexed, null);
-  const bytes = fields[name] as Uint8Array;
-  delete fields[name];
-  fields[BYTES_FIELD] = name;
-  return splitFields(fields, indexed, bytes);
+  const { [name]: bytes, ...rest } = fields;
+  // Added to the fresh rest rather than spread into a new literal (ADR 0024).
+  rest[BYTES_FIELD] = name;
+  return splitFields(rest, indexed, bytes as Uint8Array);
 };
 
 /** The row's JSON fields, the bytes mark included: `body`'s, then `unindexed`'s over them. */
