@@ -1,5 +1,4 @@
-import type { CollectionSpec, NewDocument, StoredDocument } from '@ephemail/core';
-import type Database from 'better-sqlite3';
+import type { NewDocument, StoredDocument } from '@ephemail/core';
 
 /**
  * How a document is laid out in its row. `id` and `version` have columns of their own. The fields
@@ -35,8 +34,6 @@ export interface Encoded {
  * field any document may have (MongoDB refuses them), so it cannot clash with one.
  */
 export const BYTES_FIELD = '$bytes';
-
-const NONE: ReadonlySet<string> = new Set();
 
 /** A row's columns: `fields` (no `id` or `version`; the bytes mark, if any) split, and the bytes. */
 export const splitFields = (fields: Record<string, unknown>, indexed: ReadonlySet<string>, bytes: Uint8Array | null): Encoded => {
@@ -95,53 +92,3 @@ export const decode = (row: Row): StoredDocument => {
  */
 export const keepsBody = (stored: Pick<Row, 'body' | 'unindexed'> | undefined, next: Encoded): boolean =>
   stored !== undefined && stored.unindexed !== null && stored.body === next.body;
-
-/** The fields each collection's declared indexes read (`id` and `version` are columns). */
-export const declaredFields = (collections: readonly CollectionSpec[]): Map<string, ReadonlySet<string>> => {
-  const fields = new Map<string, Set<string>>();
-  for (const spec of collections) {
-    const set = fields.get(spec.name) ?? new Set<string>();
-    for (const field of spec.indexes.flat()) if (field !== 'id' && field !== 'version') set.add(field);
-    fields.set(spec.name, set);
-  }
-  return fields;
-};
-
-const PARTIAL_TO = /\bWHERE\s+collection\s*=\s*'([A-Za-z0-9_]+)'\s*$/;
-const READS_FIELD = /\bbody\s*,\s*'\$\.([A-Za-z0-9_]+)'/g;
-
-/**
- * The fields the indexes in the database read, by collection, from their definitions: what every
- * connection must keep in `body`, whoever created the indexes. An index that is not partial to
- * one collection (made by an early version) reads its fields for every collection, under `*`.
- */
-export const indexedFieldsInSchema = (db: Database.Database, table: string): Map<string, ReadonlySet<string>> => {
-  const fields = new Map<string, Set<string>>();
-  const definitions = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(table) as string[];
-  for (const sql of definitions) {
-    const collection = PARTIAL_TO.exec(sql)?.[1] ?? '*';
-    const set = fields.get(collection) ?? new Set<string>();
-    for (const match of sql.matchAll(READS_FIELD)) set.add(match[1]!);
-    fields.set(collection, set);
-  }
-  const everywhere = fields.get('*');
-  if (everywhere !== undefined) for (const [collection, set] of fields) if (collection !== '*') everywhere.forEach((field) => set.add(field));
-  return fields;
-};
-
-/** The set for `collection` in a map made by {@link indexedFieldsInSchema}. */
-export const fieldsOf = (map: ReadonlyMap<string, ReadonlySet<string>>, collection: string): ReadonlySet<string> =>
-  map.get(collection) ?? map.get('*') ?? NONE;
-
-/**
- * The statements that move one field of a collection's split rows between the columns, for when
- * an index starts or stops reading it. Rows not split yet hold it in `body` either way.
- */
-export const moveFieldSql = (table: string) => ({
-  toBody:
-    `UPDATE "${table}" SET body = json_set(body, @path, unindexed -> @path), unindexed = json_remove(unindexed, @path) ` +
-    `WHERE collection = @collection AND unindexed IS NOT NULL AND json_type(unindexed, @path) IS NOT NULL`,
-  toUnindexed:
-    `UPDATE "${table}" SET unindexed = json_set(unindexed, @path, body -> @path), body = json_remove(body, @path) ` +
-    `WHERE collection = @collection AND unindexed IS NOT NULL AND json_type(body, @path) IS NOT NULL`,
-});

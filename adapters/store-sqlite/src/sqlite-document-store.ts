@@ -16,8 +16,9 @@ import type Database from 'better-sqlite3';
 import type { BackgroundCheckpointer } from './background-checkpointer.js';
 import { guarded } from './errors.js';
 import { flushOpenBatches, GroupCommit } from './group-commit.js';
-import { decode, declaredFields, encode, fieldsOf, indexedFieldsInSchema, jsonFields, keepsBody, moveFieldSql, splitFields, type Encoded, type Row } from './document-columns.js';
-import { addColumnSql, createIndexSql, createTableSql, declaredIndexName } from './schema.js';
+import { decode, encode, jsonFields, keepsBody, splitFields, type Encoded, type Row } from './document-columns.js';
+import { IndexedFields, indexPlan } from './indexed-fields.js';
+import { addColumnSql, createTableSql } from './schema.js';
 import { assertSafeName } from './sql-fields.js';
 import { orderClause, whereClause } from './sql-query.js';
 import { StatementCache } from './statement-cache.js';
@@ -62,10 +63,7 @@ export class SqliteDocumentStore implements DocumentStore {
     readonly replaceUnindexed: string;
   };
   private dataVersion: Database.Statement | undefined;
-  private readonly schemaVersion: Database.Statement;
-  /** The fields each collection's indexes read, as of `schemaSeen` (see {@link indexedFields}). */
-  private indexed: Map<string, ReadonlySet<string>> = new Map();
-  private schemaSeen = -1;
+  private readonly indexed: IndexedFields;
 
   constructor(
     private readonly db: Database.Database,
@@ -93,8 +91,7 @@ export class SqliteDocumentStore implements DocumentStore {
       this.addColumn('bytes');
       this.addColumn('unindexed');
     });
-    this.schemaVersion = db.prepare('PRAGMA schema_version').pluck();
-    guarded('read schema', () => this.indexedFields(''));
+    this.indexed = guarded('read schema', () => new IndexedFields(db, this.table));
   }
 
   /** A table made by an earlier version gets the column (at once: it is nullable). */
@@ -110,35 +107,14 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /**
-   * The fields `collection`'s indexes read, as the database defines them now: another connection
-   * (of this process or another) may have created or dropped indexes since this one last looked.
-   * SQLite's schema cookie moves with every change of the schema. Inside the write's transaction
-   * reading it costs 65 ns, so every write checks it; outside one, 3.8 µs (a read lock of its
-   * own), so queries use what the last write, `init` or the constructor saw. A query that names
-   * a field indexed since still finds it (the expression for an unindexed field reads both
-   * columns), only without the index. Only an index dropped by another connection's `init` (a
-   * newer version of the host) could hide rows from a query here until this connection next
-   * writes, and versions with different indexes cannot share a file anyway: each one's `init`
-   * drops the other's indexes.
-   */
-  private indexedFields(collection: string): ReadonlySet<string> {
-    const version = this.schemaVersion.get() as number;
-    if (version !== this.schemaSeen) {
-      this.indexed = indexedFieldsInSchema(this.db, this.table);
-      this.schemaSeen = version;
-    }
-    return fieldsOf(this.indexed, collection);
-  }
-
-  /**
    * A write's columns encoded at once, so that a bad document throws before any SQL runs, from the
    * fields last known to be indexed; encoded again when the write runs if the schema has changed.
    */
   private fresh<Q, T>(collection: string, build: (indexed: ReadonlySet<string>) => Q, run: (built: Q) => T): () => T {
-    const known = fieldsOf(this.indexed, collection);
+    const known = this.indexed.known(collection);
     const built = build(known);
     return () => {
-      const indexed = this.indexedFields(collection);
+      const indexed = this.indexed.current(collection);
       return run(indexed === known ? built : build(indexed));
     };
   }
@@ -154,33 +130,12 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async init(collections: readonly CollectionSpec[]): Promise<void> {
     flushOpenBatches();
-    const declared = new Set(collections.flatMap((spec) => spec.indexes.map((fields) => declaredIndexName(this.table, spec.name, fields))));
-    const wanted = declaredFields(collections);
-    // Built first, so that a bad name throws before any SQL runs.
-    const create = collections.flatMap((spec) => spec.indexes.map((fields) => createIndexSql(this.table, spec.name, fields)));
-    const apply = () => {
-      // Indexes of earlier versions (or of collections no longer declared) cost every write: drop them.
-      const stale = (this.db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(this.table) as { name: string }[])
-        .map((row) => row.name)
-        .filter((name) => !declared.has(name));
-      const before = indexedFieldsInSchema(this.db, this.table);
-      stale.forEach((name) => this.db.exec(`DROP INDEX IF EXISTS "${name}"`));
-      // A field an index starts to read moves into `body` before the index is built from it; one
-      // no index reads any more moves out, so that queries find it where they look.
-      const move = moveFieldSql(this.table);
-      for (const collection of new Set([...before.keys(), ...wanted.keys()])) {
-        if (collection === '*') continue;
-        const [had, has] = [fieldsOf(before, collection), fieldsOf(wanted, collection)];
-        for (const field of has) if (!had.has(field)) this.db.prepare(move.toBody).run({ path: `$.${field}`, collection });
-        for (const field of had) if (!has.has(field)) this.db.prepare(move.toUnindexed).run({ path: `$.${field}`, collection });
-      }
-      create.forEach((sql) => this.db.exec(sql));
-    };
+    const apply = indexPlan(this.table, collections);
     // IMMEDIATE takes the write lock up front (waiting out the busy timeout), so processes that
     // start together apply the IF NOT EXISTS statements one after the other.
     guarded('init', () => {
-      this.db.transaction(apply).immediate();
-      this.indexedFields('');
+      this.db.transaction(() => apply(this.db)).immediate();
+      this.indexed.refresh();
     });
   }
 
@@ -238,7 +193,7 @@ export class SqliteDocumentStore implements DocumentStore {
         if (write.kind === 'replace' ? stored !== write.expectedVersion : stored !== undefined) return { kind: 'conflict' };
       }
       for (const write of planned.writes) {
-        const encoded = encode(write.doc, this.indexedFields(write.collection));
+        const encoded = encode(write.doc, this.indexed.current(write.collection));
         if (write.kind === 'insert') this.statements.get(insert).run(write.collection, write.doc.id, encoded.body, encoded.unindexed, encoded.bytes);
         else this.replaceRow(write.collection, write.doc.id, encoded, write.expectedVersion, seen.get(`${write.collection}\n${write.doc.id}`));
       }
@@ -276,7 +231,7 @@ export class SqliteDocumentStore implements DocumentStore {
       if (next === undefined) return { doc: decode(row), written: false };
       const { version: _version, ...fields } = next as NewDocument & { version?: number };
       const doc = Object.assign(fields, { id });
-      this.replaceRow(collection, id, encode(doc, this.indexedFields(collection)), row.version, row);
+      this.replaceRow(collection, id, encode(doc, this.indexed.current(collection)), row.version, row);
       return { doc: Object.assign(doc, { version: row.version + 1 }), written: true };
     };
     const outcome = await this.writeStep('update', step);
@@ -308,7 +263,7 @@ export class SqliteDocumentStore implements DocumentStore {
       if (typeof next !== 'number') return next;
       fields[field] = next;
       // The JSON keeps its mark of the field of bytes, if any, and the bytes stay as they are.
-      this.replaceRow(collection, id, splitFields(fields, this.indexedFields(collection), row.bytes), row.version, row);
+      this.replaceRow(collection, id, splitFields(fields, this.indexed.current(collection), row.bytes), row.version, row);
       return next;
     };
     const outcome = await this.writeStep('increment', step);
@@ -336,13 +291,13 @@ export class SqliteDocumentStore implements DocumentStore {
       // SQLite reads a negative LIMIT as "no limit".
       return { sql, binds: [...where.binds, query.limit ?? -1, query.offset ?? 0] };
     };
-    const built = build(fieldsOf(this.indexed, collection));
+    const built = build(this.indexed.known(collection));
     const rows = (await this.read('find', () => this.statements.get(built.sql).all(...built.binds))) as Row[];
     return rows.map(decode);
   }
 
   async count(collection: string, query: Pick<FindQuery, 'where' | 'range'> = {}): Promise<number> {
-    const where = whereClause(collection, query, fieldsOf(this.indexed, collection));
+    const where = whereClause(collection, query, this.indexed.known(collection));
     const row = (await this.read('count', () => this.statements.get(`SELECT count(*) AS n FROM "${this.table}" WHERE ${where.sql}`).get(...where.binds))) as { n: number };
     return row.n;
   }
