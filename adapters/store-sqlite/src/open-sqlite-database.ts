@@ -5,7 +5,10 @@ import { guarded } from './errors.js';
 
 /** Options of {@link openSqliteDatabase}. */
 export interface OpenSqliteDatabaseOptions {
-  /** How long a statement waits for another connection's write lock before failing. Default 5000. */
+  /**
+   * How long a statement waits for another connection's write lock before failing, and how long
+   * opening retries the switch to WAL while another process creating the file holds it. Default 5000.
+   */
   readonly busyTimeoutMs?: number;
   /**
    * WAL size in pages at which a commit checkpoints on this connection (`wal_autocheckpoint`).
@@ -22,6 +25,34 @@ export interface OpenSqliteDatabaseOptions {
 
 /** In-memory and anonymous temporary databases have no file, so no directory to create. */
 const hasFile = (path: string): boolean => path !== ':memory:' && path !== '';
+
+/** Blocks the thread for `ms`; opening is synchronous, so there is no event loop to yield to. */
+const sleep = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
+
+const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+
+/**
+ * Switches the file to WAL, waiting up to `busyTimeoutMs` for other connections. SQLite answers
+ * `SQLITE_BUSY` at once, without its busy handler, when another connection holds the write lock
+ * of a file still in rollback mode: this statement already reads the file, and waiting while
+ * holding that read could deadlock. That happens when several processes create the same file at
+ * once, each switching it to WAL, so the switch is retried here with backoff until the timeout.
+ */
+const switchToWal = (db: Database.Database, busyTimeoutMs: number): void => {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      const left = deadline - Date.now();
+      if (!isBusy(error) || left <= 0) throw error;
+      sleep(Math.min(pause, left));
+    }
+  }
+};
 
 /**
  * Opens (creating it and its directory when missing) a SQLite database set up the way the store
@@ -55,7 +86,7 @@ export const openSqliteDatabase = (path: string, options: OpenSqliteDatabaseOpti
       // open the same file. With WAL, synchronous=NORMAL never corrupts the database and loses
       // nothing when the process crashes (the WAL is in the OS cache); only a power cut or OS
       // crash can roll back the last few commits. FULL would fsync every commit for that case.
-      db.pragma('journal_mode = WAL');
+      switchToWal(db, busyTimeoutMs);
       db.pragma('synchronous = NORMAL');
       db.pragma(`wal_autocheckpoint = ${autoCheckpointPages}`);
       // The store declares no foreign keys, but a host may keep its own tables in the same file.

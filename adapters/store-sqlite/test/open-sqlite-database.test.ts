@@ -1,8 +1,11 @@
+import { once } from 'node:events';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import test, { type ExecutionContext } from 'ava';
-import { openSqliteDatabase } from '../src/index.js';
+import { openSqliteDatabase, SqliteStoreError } from '../src/index.js';
 
 const tempDir = async (t: ExecutionContext): Promise<string> => {
   const dir = await mkdtemp(join(tmpdir(), 'ephemail-open-'));
@@ -66,4 +69,45 @@ test('openSqliteDatabase: rejects a page size SQLite would ignore', (t) => {
   for (const pageSize of [256, 3000, 131072, 8192.5]) {
     t.throws(() => openSqliteDatabase(':memory:', { pageSize }), { instanceOf: RangeError }, String(pageSize));
   }
+});
+
+/**
+ * A thread that creates `path` in rollback mode and holds its write lock, as another process
+ * creating the same file does while it switches it to WAL. It lets go `releaseAfterMs` after
+ * reporting `held`, or when told `release`.
+ */
+const holdWriteLock = async (t: ExecutionContext, path: string, releaseAfterMs: number): Promise<Worker> => {
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const holder = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    const db = new (require(workerData.driver))(workerData.path);
+    db.exec('BEGIN IMMEDIATE');
+    const release = () => { if (db.open) { db.exec('COMMIT'); db.close(); } parentPort.close(); };
+    parentPort.on('message', release);
+    setTimeout(release, workerData.releaseAfterMs);
+    parentPort.postMessage('held');`,
+    { eval: true, workerData: { driver, path, releaseAfterMs } },
+  );
+  t.teardown(() => holder.terminate());
+  await once(holder, 'message');
+  return holder;
+};
+
+test('openSqliteDatabase: waits out another connection that holds a new file\'s write lock, as when processes create one file at once', async (t) => {
+  const path = join(await tempDir(t), 'race.db');
+  await holdWriteLock(t, path, 200);
+  // SQLite refuses the switch to WAL at once here, without its busy handler.
+  const db = openSqliteDatabase(path);
+  t.teardown(() => db.close());
+  t.is(pragma(db, 'journal_mode'), 'wal');
+});
+
+test('openSqliteDatabase: gives up with SQLITE_BUSY once the busy timeout has passed', async (t) => {
+  const path = join(await tempDir(t), 'held.db');
+  const holder = await holdWriteLock(t, path, 60_000);
+  const started = Date.now();
+  const error = t.throws(() => openSqliteDatabase(path, { busyTimeoutMs: 100 }), { instanceOf: SqliteStoreError });
+  t.is(error?.code, 'SQLITE_BUSY');
+  t.true(Date.now() - started >= 100, 'it waited for the timeout');
+  holder.postMessage('release');
 });
