@@ -24,3 +24,9 @@ export const guarded = <T>(operation: string, run: () => T): T => {
     throw error instanceof SqliteStoreError ? error : new SqliteStoreError(operation, error);
   }
 };
+
+/**
+ * Whether SQLite refused for another connection's lock: `SQLITE_BUSY`, or an extended code of it
+ * (`SQLITE_BUSY_RECOVERY` while another process recovers the log).
+ */
+export const isBusy = (error: unknown): boolean => String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY');

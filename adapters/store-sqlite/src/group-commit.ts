@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { guarded, SqliteStoreError } from './errors.js';
+import { guarded, isBusy, SqliteStoreError } from './errors.js';
 
 interface Waiter {
   readonly settle: () => void;
@@ -119,8 +119,7 @@ export class GroupCommit {
       });
       return true;
     } catch (error) {
-      // SQLITE_BUSY, or an extended code of it (BUSY_RECOVERY while another process recovers the log).
-      if (!String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw error;
+      if (!isBusy(error)) throw error;
       this.retry ??= { deadline: Date.now() + this.busyTimeoutMs, error };
       this.retry.error = error;
       return false;

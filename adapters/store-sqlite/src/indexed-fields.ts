@@ -24,15 +24,18 @@ const declaredFields = (collections: readonly CollectionSpec[]): Map<string, Rea
 const PARTIAL_TO = /\bWHERE\s+collection\s*=\s*'([A-Za-z0-9_]+)'\s*$/;
 const READS_FIELD = /\bbody\s*,\s*'\$\.([A-Za-z0-9_]+)'/g;
 
+/** The table's indexes as the database defines them (the primary key's, which has no SQL, aside). */
+const indexDefinitions = (db: Database.Database, table: string): { readonly name: string; readonly sql: string }[] =>
+  db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).all(table) as { name: string; sql: string }[];
+
 /**
  * The fields the indexes in the database read, by collection, from their definitions: what every
  * connection must keep in `body`, whoever created the indexes. An index that is not partial to
  * one collection (made by an early version) reads its fields for every collection, under `*`.
  */
-const indexedFieldsInSchema = (db: Database.Database, table: string): Map<string, ReadonlySet<string>> => {
+const indexedFieldsInSchema = (definitions: readonly { readonly sql: string }[]): Map<string, ReadonlySet<string>> => {
   const fields = new Map<string, Set<string>>();
-  const definitions = db.prepare(`SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(table) as string[];
-  for (const sql of definitions) {
+  for (const { sql } of definitions) {
     const collection = PARTIAL_TO.exec(sql)?.[1] ?? '*';
     const set = fields.get(collection) ?? new Set<string>();
     for (const match of sql.matchAll(READS_FIELD)) set.add(match[1]!);
@@ -100,7 +103,7 @@ export class IndexedFields {
   refresh(): void {
     const version = this.schemaVersion.get() as number;
     if (version === this.seen) return;
-    this.fields = indexedFieldsInSchema(this.db, this.table);
+    this.fields = indexedFieldsInSchema(indexDefinitions(this.db, this.table));
     this.seen = version;
   }
 }
@@ -117,9 +120,9 @@ export const indexPlan = (table: string, collections: readonly CollectionSpec[])
   const create = collections.flatMap((spec) => spec.indexes.map((fields) => createIndexSql(table, spec.name, fields)));
   const move = moveFieldSql(table);
   return (db) => {
-    const stale = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL`).pluck().all(table) as string[]).filter((name) => !declared.has(name));
-    const before = indexedFieldsInSchema(db, table);
-    stale.forEach((name) => db.exec(`DROP INDEX IF EXISTS "${name}"`));
+    const existing = indexDefinitions(db, table);
+    const before = indexedFieldsInSchema(existing);
+    for (const { name } of existing) if (!declared.has(name)) db.exec(`DROP INDEX IF EXISTS "${name}"`);
     // A field an index starts to read moves into `body` before the index is built from it; one
     // no index reads any more moves out, so that queries find it where they look.
     for (const collection of new Set([...before.keys(), ...wanted.keys()])) {

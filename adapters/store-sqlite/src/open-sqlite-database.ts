@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { guarded } from './errors.js';
+import { guarded, isBusy } from './errors.js';
 
 /** Options of {@link openSqliteDatabase}. */
 export interface OpenSqliteDatabaseOptions {
@@ -30,8 +30,6 @@ const hasFile = (path: string): boolean => path !== ':memory:' && path !== '';
 const sleep = (ms: number): void => {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 };
-
-const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
 
 /**
  * Switches the file to WAL, waiting up to `busyTimeoutMs` for other connections. SQLite answers

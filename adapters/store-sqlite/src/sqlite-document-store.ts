@@ -281,18 +281,16 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async find(collection: string, query: FindQuery): Promise<StoredDocument[]> {
-    // From the fields last known to be indexed (see the class comment): a field that has become
+    // From the fields last known to be indexed (see indexed-fields.ts): a field that has become
     // indexed since is found all the same, only without its index.
-    const build = (indexed: ReadonlySet<string>) => {
-      const where = whereClause(collection, query, indexed);
-      const sql =
-        `SELECT id, version, body, unindexed, bytes FROM "${this.table}" WHERE ${where.sql} ` +
-        `ORDER BY ${orderClause(query.sort, where.pinned, indexed)} LIMIT ? OFFSET ?`;
-      // SQLite reads a negative LIMIT as "no limit".
-      return { sql, binds: [...where.binds, query.limit ?? -1, query.offset ?? 0] };
-    };
-    const built = build(this.indexed.known(collection));
-    const rows = (await this.read('find', () => this.statements.get(built.sql).all(...built.binds))) as Row[];
+    const indexed = this.indexed.known(collection);
+    const where = whereClause(collection, query, indexed);
+    const sql =
+      `SELECT id, version, body, unindexed, bytes FROM "${this.table}" WHERE ${where.sql} ` +
+      `ORDER BY ${orderClause(query.sort, where.pinned, indexed)} LIMIT ? OFFSET ?`;
+    // SQLite reads a negative LIMIT as "no limit".
+    const binds = [...where.binds, query.limit ?? -1, query.offset ?? 0];
+    const rows = (await this.read('find', () => this.statements.get(sql).all(...binds))) as Row[];
     return rows.map(decode);
   }
 
