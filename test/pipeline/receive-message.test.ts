@@ -131,19 +131,25 @@ test('pipeline: raw bytes come back identical: stored as bytes, or as the ASCII 
   if (outcome?.kind !== 'stored') return t.fail();
   t.true(rightOf(await app.messages.raw(principal, identity.id, outcome.messageId)).equals(raw));
   // Each slice holds its own bytes (not a view of the whole message), so a store copies the slice alone.
+  const record = (await store.get('messages', outcome.messageId))!;
+  const key = record.raw_key as string;
+  t.regex(key, /^raw_/);
   const slices: Buffer[] = [];
   for (const n of [0, 1]) {
-    const chunk = await store.get('message_chunks', `${outcome.messageId}:${n}`);
+    const chunk = await store.get('message_chunks', `${key}:${n}`);
     if (!(chunk?.bytes instanceof Uint8Array)) return t.fail(`slice ${n} is not stored as bytes`);
     t.is(chunk.bytes.buffer.byteLength, chunk.bytes.byteLength);
     slices.push(Buffer.from(chunk.bytes));
   }
   t.true(Buffer.concat(slices).equals(raw));
-  // A message stored by an earlier version: an ASCII slice as text, an 8-bit one as base64.
+  // A message stored by an earlier version: no `raw_key`, its slices named after the message, an
+  // ASCII slice as text, an 8-bit one as base64.
+  const { version, raw_key: _key, ...earlier } = record;
+  t.true(await store.replace('messages', earlier, version));
   const legacy = [{ ascii: slices[0]!.toString('latin1') }, { data: slices[1]!.toString('base64') }];
   for (const [n, fields] of legacy.entries()) {
-    const id = `${outcome.messageId}:${n}`;
-    t.true(await store.replace('message_chunks', { id, ...fields }, 1));
+    t.true(await store.remove('message_chunks', `${key}:${n}`));
+    t.is(await store.insert('message_chunks', { id: `${outcome.messageId}:${n}`, ...fields }), 'inserted');
   }
   t.true(rightOf(await app.messages.raw(principal, identity.id, outcome.messageId)).equals(raw));
 });
@@ -237,6 +243,6 @@ test('pipeline: a body across two raw slices reads back whole, and a missing sli
   if (outcome?.kind !== 'stored') return t.fail();
   t.like(await store.get('messages', outcome.messageId), { text: '', text_span: { start } });
   t.is(rightOf(await app.messages.get(principal, identity.id, outcome.messageId)).text, `${body}\n`);
-  t.true(await store.remove('message_chunks', `${outcome.messageId}:1`, 1));
+  t.true(await store.remove('message_chunks', `${String((await store.get('messages', outcome.messageId))?.raw_key)}:1`, 1));
   await t.throwsAsync(() => app.messages.get(principal, identity.id, outcome.messageId), { message: /incomplete/ });
 });

@@ -201,4 +201,11 @@ test('recording (one step): an outbox event another process already logged sends
   // The outbox's flush met the logged event and marked the position it had taken for it.
   t.is(await store.count('events', { where: { type: 'log.gap' } }), 1);
   t.like(await store.get('identities', identity.id), { message_count: 1, pending_events: [], has_pending: false });
+  // Stored on its own after the refusal, so under the names derived from the message (ADR 0029).
+  if (outcome?.kind !== 'stored') return;
+  const message = (await store.get('messages', outcome.messageId))!;
+  t.false('raw_key' in message);
+  t.truthy(await store.get('message_chunks', `${outcome.messageId}:0`));
+  t.is(await store.count('message_chunks', {}), 1);
+  t.is(await store.count('extractions', {}), 1);
 });

@@ -8,7 +8,7 @@ import { announceLogged, newEvent, planOutboxLogged, withEvent } from '../store/
 import type { ExtractionRecord } from './extraction-record.js';
 import { extractionEventData } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
-import { derivedId } from './message-record.js';
+import { derivedNames, type DeliveryNames } from './delivery-names.js';
 import { overlay } from '../store/overlay.js';
 
 /** How many recent message ids an identity remembers to make recording idempotent. */
@@ -18,7 +18,8 @@ export const RECENT_MESSAGES = 64;
 export interface Recording {
   readonly message: MessageRecord;
   readonly extraction: ExtractionRecord | undefined;
-  readonly receivedEventId: string;
+  /** The ids its `email.received` and `extraction.completed` events get. */
+  readonly names: Pick<DeliveryNames, 'receivedEvent' | 'extractedEvent'>;
   /**
    * The most messages the identity may hold. A recording that would go past it is refused
    * (`over_quota`) in the same atomic update that would have recorded it, so concurrent
@@ -62,9 +63,9 @@ const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Ch
   const activation = activate(current, deps.clock.now());
   if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
   const received = { message_id: message.id, from: message.from.address, subject: message.subject, size: message.size, received_at: message.received_at };
-  next = withEvent(next, overlay(newEvent(deps, current, 'email.received', received), { id: item.receivedEventId }));
+  next = withEvent(next, overlay(newEvent(deps, current, 'email.received', received), { id: item.names.receivedEvent }));
   if (extraction !== undefined) {
-    next = withEvent(next, overlay(newEvent(deps, current, 'extraction.completed', extractionEventData(extraction)), { id: derivedId('evt', message.id, 'extraction.completed') }));
+    next = withEvent(next, overlay(newEvent(deps, current, 'extraction.completed', extractionEventData(extraction)), { id: item.names.extractedEvent }));
   }
   return write(
     overlay(next, {
@@ -106,7 +107,9 @@ const storedMessage = (read: PlanRead, messageId: string): Pick<Recording, 'mess
  * Applies each recording in turn to the identity as the ones before it left it. With `read`
  * (inside a `transact` step), a recording that carries its documents is first resolved against
  * the store: a message stored already (by an earlier delivery, or by a recording before it in the
- * batch) is recorded as stored, with its own extraction, and nothing of it is written again.
+ * batch) is recorded as stored, with its own extraction and the event ids derived from it, and
+ * nothing of it is written again. A stored record with a `raw_key` was written by the step that
+ * recorded it, so it is recorded already, even when it has left the identity's recent ids.
  * Otherwise its documents are written, but only when it is recorded: a refused recording (over
  * the quota, an identity no longer live) leaves nothing behind.
  */
@@ -118,12 +121,14 @@ const decideAll = (deps: CoreDeps, current: IdentityRecord, batch: readonly Reco
   const decisions = batch.map((item) => {
     let resolved = item;
     let fresh = false;
+    let recordedWithDocuments = false;
     if (item.documents !== undefined && read !== undefined) {
       const found = written.get(item.message.id) ?? storedMessage(read, item.message.id);
       if (found === undefined) fresh = true;
-      else resolved = overlay(item, found);
+      else if (found.message.raw_key !== undefined) recordedWithDocuments = true;
+      else resolved = overlay(item, { message: found.message, extraction: found.extraction, names: derivedNames(item.message.id) });
     }
-    const decision = recordOne(deps, next, resolved);
+    const decision: Change<IdentityRecord, Verdict> = recordedWithDocuments ? keep('recorded') : recordOne(deps, next, resolved);
     const writes = fresh && decision.kind === 'write';
     if (decision.kind === 'write') next = decision.doc;
     if (writes) {

@@ -52,6 +52,12 @@ export interface MessageRecord {
   readonly sha256: string;
   readonly chunks: number;
   readonly extraction_id: string | null;
+  /**
+   * What its raw slices are named after (`<raw_key>:<n>`): a time-ordered id, given when the
+   * message is stored in the step that records it (ADR 0029). Absent when they are named after the
+   * message id: a message stored on its own before it was recorded, or by an earlier version.
+   */
+  readonly raw_key?: string;
 }
 
 const sha256 = (data: string | Uint8Array): Buffer => createHash('sha256').update(data).digest();
@@ -117,6 +123,8 @@ export const toMessageRecord = (input: {
   readonly receivedAt: string;
   readonly authentication: AuthenticationResults | null;
   readonly extractionId: string | null;
+  /** What the raw slices are named after, when not after `id` (`raw_key`). */
+  readonly rawKey?: string;
 }): MessageRecord => {
   const { parsed, raw, digest } = input;
   const textSpan = digest.textSpan;
@@ -149,6 +157,7 @@ export const toMessageRecord = (input: {
     sha256: digest.sha256,
     chunks: Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES)),
     extraction_id: input.extractionId,
+    ...(input.rawKey === undefined ? {} : { raw_key: input.rawKey }),
   };
 };
 
@@ -161,28 +170,38 @@ const chunkOf = (id: string, slice: Buffer) => ({
   bytes: slice.byteOffset === 0 && slice.byteLength === slice.buffer.byteLength ? slice : Buffer.from(slice),
 });
 
-/** The id of a message's `n`th raw slice. */
-const sliceId = (messageId: string, n: number): string => `${messageId}:${n}`;
+/** The id of the `n`th raw slice of the slices named after `key`. */
+const sliceId = (key: string, n: number): string => `${key}:${n}`;
 
-/** The raw bytes as the documents of their slices, in order. */
-export const rawSlices = (messageId: string, raw: Uint8Array): NewEntry[] => {
+/** What names a stored message's raw slices and says how many there are. */
+type RawOwner = Pick<MessageRecord, 'id' | 'chunks' | 'raw_key'>;
+
+/** What a stored message's raw slices are named after. */
+const rawKeyOf = (record: RawOwner): string => record.raw_key ?? record.id;
+
+/** The raw bytes as the documents of their slices, in order, named after `key`. */
+export const rawSlices = (key: string, raw: Uint8Array): NewEntry[] => {
   const chunks = Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES));
   const slices: NewEntry[] = [];
   for (let n = 0; n < chunks; n += 1) {
     const slice = Buffer.from(raw.buffer, raw.byteOffset + n * RAW_CHUNK_BYTES, Math.min(RAW_CHUNK_BYTES, raw.byteLength - n * RAW_CHUNK_BYTES));
-    slices.push({ collection: C.messageChunks, doc: chunkOf(sliceId(messageId, n), slice) });
+    slices.push({ collection: C.messageChunks, doc: chunkOf(sliceId(key, n), slice) });
   }
   return slices;
 };
 
-/** Writes the raw bytes in slices, all at once (insert-if-absent, so a redelivery rewrites nothing). */
-export const storeRaw = async (deps: CoreDeps, messageId: string, raw: Uint8Array): Promise<void> => {
-  await Promise.all(rawSlices(messageId, raw).map(({ collection, doc }) => deps.store.insert(collection, doc)));
+/**
+ * Writes the raw bytes in slices named after `key`, all at once (insert-if-absent, so a
+ * redelivery rewrites nothing).
+ */
+export const storeRaw = async (deps: CoreDeps, key: string, raw: Uint8Array): Promise<void> => {
+  await Promise.all(rawSlices(key, raw).map(({ collection, doc }) => deps.store.insert(collection, doc)));
 };
 
 /** Removes a message's raw slices, all at once. */
-export const removeRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' | 'chunks'>): Promise<void> => {
-  await Promise.all(Array.from({ length: record.chunks }, (_, n) => deps.store.remove(C.messageChunks, sliceId(record.id, n))));
+export const removeRaw = async (deps: CoreDeps, record: RawOwner): Promise<void> => {
+  const key = rawKeyOf(record);
+  await Promise.all(Array.from({ length: record.chunks }, (_, n) => deps.store.remove(C.messageChunks, sliceId(key, n))));
 };
 
 /**
@@ -191,11 +210,12 @@ export const removeRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id'
  * `undefined` when a slice is missing. Slices stored by earlier versions hold ASCII text
  * (`ascii`) or base64 (`data`) instead of bytes.
  */
-export const loadRaw = async (deps: CoreDeps, record: Pick<MessageRecord, 'id' | 'chunks'>, from = 0, to = Number.POSITIVE_INFINITY): Promise<Buffer | undefined> => {
+export const loadRaw = async (deps: CoreDeps, record: RawOwner, from = 0, to = Number.POSITIVE_INFINITY): Promise<Buffer | undefined> => {
+  const key = rawKeyOf(record);
   const parts: Buffer[] = [];
   const last = Math.min(record.chunks, Math.ceil(to / RAW_CHUNK_BYTES));
   for (let n = Math.floor(from / RAW_CHUNK_BYTES); n < last; n += 1) {
-    const chunk = await deps.store.get(C.messageChunks, sliceId(record.id, n));
+    const chunk = await deps.store.get(C.messageChunks, sliceId(key, n));
     if (chunk?.bytes instanceof Uint8Array) parts.push(Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.byteLength));
     else if (typeof chunk?.ascii === 'string') parts.push(Buffer.from(chunk.ascii, 'latin1'));
     else if (typeof chunk?.data === 'string') parts.push(Buffer.from(chunk.data, 'base64'));

@@ -7,7 +7,8 @@ import { C } from '../store/collections.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { toExtractionRecord } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
-import { recorderFor } from './identity-recorder.js';
+import { recorderFor, type Recording } from './identity-recorder.js';
+import { derivedNames, orderedNames, type DeliveryNames } from './delivery-names.js';
 import { flusherFor } from './outbox-flusher.js';
 import { derivedId, digestForStorage, EXTRACTION_BOUNDS, rawSlices, removeRaw, storeRaw, toMessageRecord } from './message-record.js';
 import type { StorageDigest } from './body-span.js';
@@ -45,7 +46,9 @@ export type ReceiveOutcome =
  *
  * With a store that offers `transact`, all of it is one atomic step per batch of deliveries to the
  * identity (see identity-recorder.ts): the message's documents unless it is stored already, the
- * identity's update and its events' entries in the log. Otherwise, and when the store refuses
+ * identity's update and its events' entries in the log. The message record is named after the
+ * message; its slices, extraction and events get new time-ordered ids (delivery-names.ts).
+ * Otherwise, and when the store refuses
  * that step as planned:
  * 1. raw slices, the message record and the extraction (when the engine reports one) are written
  *    under ids derived from the message, insert-if-absent, all at once;
@@ -61,23 +64,25 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   const { identity, parsed, raw, envelope } = input;
   const digest = input.digest ?? digestForStorage(raw, parsed);
   const messageId = derivedId('msg', identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', digest.sha256);
-  const receivedEventId = derivedId('evt', messageId, 'email.received');
   const now = iso(deps.clock.now());
-  const extraction = toExtractionRecord(
-    input.extraction ?? extractForDelivery(parsed),
-    { id: derivedId('ext', messageId), messageId, sourceEventId: receivedEventId, at: now },
-    identity,
-  );
-  const record = toMessageRecord({ id: messageId, identity, parsed, raw, digest, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null });
+  const found = input.extraction ?? extractForDelivery(parsed);
+  const documentsNamed = (names: DeliveryNames) => {
+    const extraction = toExtractionRecord(found, { id: names.extraction, messageId, sourceEventId: names.receivedEvent, at: now }, identity);
+    const record = toMessageRecord({ id: messageId, identity, parsed, raw, digest, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null, rawKey: names.raw });
+    return { record, extraction, names };
+  };
   if (deps.store.transact !== undefined) {
     // One step: the documents (unless the message is stored already), the identity and the log.
-    const documents = [...rawSlices(messageId, raw), { collection: C.messages, doc: record }, ...(extraction === undefined ? [] : [{ collection: C.extractions, doc: extraction }])];
-    const outcome = await recorderFor(deps)(identity.id, { message: record, extraction, receivedEventId, documents, maxMessages: input.maxMessages });
+    const { record, extraction, names } = documentsNamed(orderedNames(deps));
+    const documents = [...rawSlices(names.raw!, raw), { collection: C.messages, doc: record }, ...(extraction === undefined ? [] : [{ collection: C.extractions, doc: extraction }])];
+    const outcome = await recorderFor(deps)(identity.id, { message: record, extraction, names, documents, maxMessages: input.maxMessages });
     if (outcome.kind === 'not_live' || outcome.kind === 'over_quota') return outcome;
     // Recorded in that step, its events already in the log: there is no outbox to flush.
     if (outcome.kind === 'recorded') return { kind: 'stored', messageId, duplicate: !outcome.inserted && !outcome.written };
-    // Refused as planned: store the documents on their own, then record, as a store without it does.
+    // Refused as planned: store the documents on their own, then record, as a store without it
+    // does, under names derived from the message.
   }
+  const { record, extraction, names } = documentsNamed(derivedNames(messageId));
   // All three are insert-if-absent under ids derived from the message, so they need no order
   // among themselves: issued together they share one store round trip (one batch in SQLite), and
   // whatever a crash left half-written, the redelivery completes before anything is evented.
@@ -89,7 +94,13 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   const inserted = messageInsert === 'inserted';
   const stored = inserted ? record : ((await deps.store.get(C.messages, messageId)) as unknown as MessageRecord);
   const storedExtraction = await settleExtraction(deps, stored, extraction, extractionInsert);
-  const recorded = await recordOnIdentity(deps, identity.id, stored, storedExtraction, receivedEventId, input.maxMessages);
+  if (!inserted && stored.raw_key !== undefined) {
+    // Stored by the step that recorded it, under other names: recorded already. The slices
+    // this delivery wrote under the derived names are named by no record, so they go again.
+    await removeRaw(deps, { id: messageId, chunks: record.chunks });
+    return { kind: 'stored', messageId, duplicate: true };
+  }
+  const recorded = await recordOnIdentity(deps, identity.id, { message: stored, extraction: storedExtraction, names, maxMessages: input.maxMessages });
   if (recorded.kind === 'recorded') return { kind: 'stored', messageId, duplicate: !inserted && !recorded.written };
   // Refused: what this delivery stored goes again, so no message is kept that its identity never
   // recorded. No other delivery can have recorded it meanwhile: this one stored it first, and a
@@ -117,8 +128,9 @@ const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage =>
 
 /**
  * The extraction the stored message points at. A message stored by an earlier delivery keeps its
- * own: when it points at none, an extraction this delivery inserted is taken back out, so no
- * extraction exists that its message does not name.
+ * own: when it points at none or at another (one stored with it in one step is named
+ * differently), an extraction this delivery inserted is taken back out, so no extraction exists
+ * that its message does not name.
  */
 const settleExtraction = async (
   deps: CoreDeps,
@@ -126,11 +138,11 @@ const settleExtraction = async (
   fresh: ExtractionRecord | undefined,
   insert: 'inserted' | 'exists' | undefined,
 ): Promise<ExtractionRecord | undefined> => {
-  if (stored.extraction_id === null) {
-    if (fresh !== undefined && insert === 'inserted') await deps.store.remove(C.extractions, fresh.id, 1);
-    return undefined;
+  if (fresh !== undefined && insert === 'inserted') {
+    if (fresh.id === stored.extraction_id) return fresh;
+    await deps.store.remove(C.extractions, fresh.id, 1);
   }
-  if (fresh !== undefined && insert === 'inserted' && fresh.id === stored.extraction_id) return fresh;
+  if (stored.extraction_id === null) return undefined;
   return (await deps.store.get(C.extractions, stored.extraction_id)) as ExtractionRecord | undefined;
 };
 
@@ -146,12 +158,9 @@ const removeMessage = async (deps: CoreDeps, record: MessageRecord, extraction: 
 const recordOnIdentity = async (
   deps: CoreDeps,
   identityId: string,
-  message: MessageRecord,
-  extraction: ExtractionRecord | undefined,
-  receivedEventId: string,
-  maxMessages: number | undefined,
+  recording: Recording,
 ): Promise<{ kind: 'recorded'; written: boolean } | Exclude<ReceiveOutcome, { kind: 'stored' }>> => {
-  const outcome = await recorderFor(deps)(identityId, { message, extraction, receivedEventId, maxMessages });
+  const outcome = await recorderFor(deps)(identityId, recording);
   if (outcome.kind === 'not_live' || outcome.kind === 'over_quota') return outcome;
   if (outcome.kind === 'unplanned') throw new Error('a recording without documents cannot be refused');
   if (outcome.written && outcome.doc.pending_events.length > 0) await flusherFor(deps)(identityId, outcome.doc);
