@@ -119,6 +119,12 @@ for (const [path, makeStore] of ONE_STEP) {
     t.is(await store.count('message_chunks', {}), 1);
     t.is(await store.count('extractions', {}), 1);
     t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 1);
+    // Still a duplicate once it has left the identity's recent ids: its event is in the log.
+    for (let n = 0; n < 64; n += 1) await app.mail.ingress.deliver(mail(identity.email, `Filler ${n}`, 'nothing'), smtpEnvelope(identity.email));
+    t.like((await app.mail.ingress.deliver(raw, smtpEnvelope(identity.email)))[0], { kind: 'stored', messageId: stored.messageId, duplicate: true });
+    t.like(await store.get('identities', identity.id), { message_count: 65, pending_events: [] });
+    t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 65);
+    t.is(await store.count('events', { where: { type: 'log.gap' } }), 0);
   });
 
   test(`names (${path}): a store without \`transact\` that meets a message stored in one step keeps nothing of its own`, async (t) => {
@@ -153,4 +159,23 @@ test('names (outbox): a store without `transact` names everything after the mess
   t.deepEqual(received, [derived('evt', outcome.messageId, 'email.received')]);
   t.deepEqual(completed, [derived('evt', outcome.messageId, 'extraction.completed')]);
   t.true(rightOf(await app.messages.raw(principal, identity.id, outcome.messageId)).equals(raw));
+});
+
+test('names (outbox): a redelivery after the message left the identity\'s recent ids is recognised by its logged event', async (t) => {
+  const store = outboxOnlyStore();
+  const app = service(store);
+  const { identity } = await withIdentity(app, 'outbox window');
+  const first = mail(identity.email, 'Your code', CODE);
+  t.like((await app.mail.ingress.deliver(first, smtpEnvelope(identity.email)))[0], { kind: 'stored', duplicate: false });
+  for (let n = 0; n < 64; n += 1) await app.mail.ingress.deliver(mail(identity.email, `Filler ${n}`, 'nothing'), smtpEnvelope(identity.email));
+  const before = await store.get('identities', identity.id);
+  const [again] = await app.mail.ingress.deliver(first, smtpEnvelope(identity.email));
+  if (again?.kind !== 'stored') return t.fail();
+  t.true(again.duplicate);
+  t.false((before?.recent_message_ids as string[]).includes(again.messageId));
+  t.like(await store.get('identities', identity.id), { message_count: 65, event_count: before?.event_count, pending_events: [] });
+  t.is(await store.count('events', { where: { identity_id: identity.id, type: 'email.received' } }), 65);
+  t.is(await store.count('events', { where: { type: 'log.gap' } }), 0);
+  t.is(await store.count('message_chunks', {}), 65);
+  t.is(await store.count('extractions', {}), 1);
 });

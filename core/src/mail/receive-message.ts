@@ -94,10 +94,10 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   const inserted = messageInsert === 'inserted';
   const stored = inserted ? record : ((await deps.store.get(C.messages, messageId)) as unknown as MessageRecord);
   const storedExtraction = await settleExtraction(deps, stored, extraction, extractionInsert);
-  if (!inserted && stored.raw_key !== undefined) {
-    // Stored by the step that recorded it, under other names: recorded already. The slices
-    // this delivery wrote under the derived names are named by no record, so they go again.
-    await removeRaw(deps, { id: messageId, chunks: record.chunks });
+  if (!inserted && (await recordedBefore(deps, stored, names))) {
+    // The slices this delivery wrote under the derived names are named by no record when the
+    // stored one names its own: they go again.
+    if (stored.raw_key !== undefined) await removeRaw(deps, { id: messageId, chunks: record.chunks });
     return { kind: 'stored', messageId, duplicate: true };
   }
   const recorded = await recordOnIdentity(deps, identity.id, { message: stored, extraction: storedExtraction, names, maxMessages: input.maxMessages });
@@ -145,6 +145,15 @@ const settleExtraction = async (
   if (stored.extraction_id === null) return undefined;
   return (await deps.store.get(C.extractions, stored.extraction_id)) as ExtractionRecord | undefined;
 };
+
+/**
+ * Whether a message stored by an earlier delivery was recorded, whatever the identity's recent
+ * message ids still hold: it was stored in the step that recorded it (`raw_key`), or its
+ * `email.received` event is in the log. One recorded whose events are still in the outbox is
+ * among the recent ids, which the recording checks.
+ */
+const recordedBefore = async (deps: CoreDeps, stored: MessageRecord, names: DeliveryNames): Promise<boolean> =>
+  stored.raw_key !== undefined || (await deps.store.get(C.events, names.receivedEvent)) !== undefined;
 
 /**
  * Takes back what a refused delivery stored: the record first, so nothing lists it, then the
