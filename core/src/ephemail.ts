@@ -47,6 +47,8 @@ export interface EphemailOptions extends WebhookOptions {
   readonly authenticator?: MessageAuthenticator;
   /** Messages one identity may hold (SMTP 452 beyond). Default 1000. */
   readonly maxMessagesPerIdentity?: number;
+  /** How long (ms) a recipient check's read of an identity answers the checks after it, unless this process hears of a change first. Default 20. */
+  readonly precheckFreshMs?: number;
   /** How often a long-poll waiter checks the store for changes made by other processes. Default 20 ms. */
   readonly longPollIntervalMs?: number;
 }
@@ -80,6 +82,7 @@ export const createEphemail = (options: EphemailOptions) => {
     parser: options.parser ?? NO_PARSER,
     authenticator: options.authenticator,
     maxMessagesPerIdentity: options.maxMessagesPerIdentity,
+    precheckFreshMs: options.precheckFreshMs,
   });
   return {
     deps,

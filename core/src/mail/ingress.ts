@@ -16,6 +16,12 @@ export interface MailIngressOptions {
    * message is then answered "mailbox full" too, and nothing of it is kept). Default 1000.
    */
   readonly maxMessagesPerIdentity?: number;
+  /**
+   * How long (ms) an identity read for a recipient check answers the checks after it, unless
+   * this process hears of a change to the identity first. Default {@link PRECHECK_FRESH_MS}; 0
+   * reads it for every check (callers who ask while a read is under way still share it).
+   */
+  readonly precheckFreshMs?: number;
 }
 
 /** Addresses compare case-insensitively; we never rewrite local parts otherwise. */
@@ -25,24 +31,40 @@ const normalise = (address: string): string => address.trim().replace(/^<|>$/g, 
 const KNOWN_ADDRESSES = 10_000;
 
 /**
+ * How long (ms) an identity read for a precheck answers the prechecks that follow it in this
+ * process. Twenty sessions delivering to one identity each read it at RCPT; on SQLite each read
+ * also re-reads pages that the last commit made stale, about 22 µs of the thread that serves
+ * SMTP per message. Bounded by this and dropped at once when this process hears of a change to
+ * the identity, so only a change made by another process in the last few milliseconds can be
+ * missed, and the recording refuses what that would let through. Between two commits of a
+ * busy identity's messages, the sessions delivering to it share one read.
+ */
+export const PRECHECK_FRESH_MS = 20;
+
+/**
  * Finds the identity an address belongs to. An address is bound to its identity once, when the
  * identity is created, and never rebound, so the binding is remembered in-process (a fact, not
- * state: two hosts cannot disagree on it). The identity record itself is read for every caller,
- * except that callers who ask while a read of the same identity is under way share its answer:
- * twenty sessions delivering to one identity otherwise read it twenty times in one turn. The
+ * state: two hosts cannot disagree on it). The identity record is read again once the last read
+ * is {@link PRECHECK_FRESH_MS} old, or at once after this process heard of an event of the
+ * identity (a message recorded, by this thread or a delivery thread; a squash, an expiry, an
+ * extension); callers who ask meanwhile, or while the read is under way, share its answer. The
  * answer is a precheck either way (it may change right after it was read); what decides is the
  * atomic update that records the message.
  */
-const identityFinder = (deps: CoreDeps) => {
+const identityFinder = (deps: CoreDeps, freshMs: number) => {
   const known = new Map<string, string>();
-  const reading = new Map<string, Promise<IdentityRecord | undefined>>();
+  const reads = new Map<string, Promise<IdentityRecord | undefined>>();
+  deps.hub.subscribe((event) => void reads.delete(event.identity_id));
   const read = (identityId: string): Promise<IdentityRecord | undefined> => {
-    const pending = reading.get(identityId);
-    if (pending !== undefined) return pending;
+    const shared = reads.get(identityId);
+    if (shared !== undefined) return shared;
     const fresh = deps.store.get(C.identities, identityId) as Promise<IdentityRecord | undefined>;
-    reading.set(identityId, fresh);
-    const done = (): void => void reading.delete(identityId);
-    fresh.then(done, done);
+    reads.set(identityId, fresh);
+    // Only this read's own entry goes: an event may have dropped it and a newer read taken its place.
+    const forget = (): void => void (reads.get(identityId) === fresh && reads.delete(identityId));
+    // A timer, not the clock port: how long an answer is reused is no business of the
+    // service's clock, which tests may stop.
+    fresh.then(() => (freshMs > 0 ? void setTimeout(forget, freshMs).unref() : forget()), forget);
     return fresh;
   };
   const identityIdOf = async (email: string): Promise<string | undefined> => {
@@ -95,7 +117,9 @@ const outcomeOf = (recipient: string, identityId: string, result: ReceiveOutcome
  */
 export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): MailIngress => {
   const maxMessages = options.maxMessagesPerIdentity ?? 1000;
-  const lookup = identityFinder(deps);
+  const freshMs = options.precheckFreshMs ?? PRECHECK_FRESH_MS;
+  if (!Number.isFinite(freshMs) || freshMs < 0) throw new RangeError('mail ingress: precheckFreshMs must be a finite number of ms, 0 or more');
+  const lookup = identityFinder(deps, freshMs);
   const checkRecipient = async (address: string) => verdictFor(deps, await lookup(address), maxMessages);
   const deliver = async (raw: Uint8Array, envelope: InboundEnvelope): Promise<readonly DeliveryOutcome[]> => {
     const recipients = [...new Set(envelope.rcptTo.map(normalise))];
