@@ -48,11 +48,12 @@ export type ReceiveOutcome =
  * identity (see identity-recorder.ts): the message's documents unless it is stored already, the
  * identity's update and its events' entries in the log. The message record is named after the
  * message; its slices, extraction and events get new time-ordered ids (delivery-names.ts).
- * Otherwise, and when the store refuses
- * that step as planned:
+ * Otherwise, and when the store refuses that step as planned:
  * 1. raw slices, the message record and the extraction (when the engine reports one) are written
  *    under ids derived from the message, insert-if-absent, all at once;
- * 2. a message already stored by an earlier delivery wins: its record and extraction are used;
+ * 2. a message already stored by an earlier delivery wins: its record and extraction are used,
+ *    and when it was recorded (stored in one step, or its `email.received` is in the log), the
+ *    delivery is a duplicate and records nothing;
  * 3. one atomic update of the identity records the message (with the others of this process that
  *    came meanwhile, see identity-recorder.ts): `email.received`,
  *    `extraction.completed`, `identity.activated` on the first mail, guarded by the identity's
