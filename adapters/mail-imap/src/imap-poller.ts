@@ -49,8 +49,8 @@ const createMutex = () => {
 
 const logReport = (ctx: LoopContext, report: PollReport): void => {
   if (report.delivered === 0 && report.skipped === 0 && !report.rescanned) return;
-  const { delivered, skipped, lastUid, uidValidity, rescanned } = report;
-  ctx.options.logger.info({ mailbox: ctx.key, delivered, skipped, lastUid, uidValidity, rescanned }, 'imap messages delivered');
+  const { delivered, skipped, refused, lastUid, uidValidity, rescanned } = report;
+  ctx.options.logger.info({ mailbox: ctx.key, delivered, skipped, refused, lastUid, uidValidity, rescanned }, 'imap messages delivered');
 };
 
 /** IDLE is advertised, or part of an enabled IMAP4rev2 session (RFC 9051 folds it in). */

@@ -1,4 +1,4 @@
-import type { MailboxCursor, MailboxCursorStore, MailIngress } from '@ephemail/core';
+import type { DeliveryOutcome, MailboxCursor, MailboxCursorStore, MailIngress } from '@ephemail/core';
 import type { FetchMessageObject, ImapFlow } from 'imapflow';
 import { DEFAULT_FOLDER, describeError, messageSource, type MailboxConfig } from './mailbox-config.js';
 import type { ResolvedPollerOptions } from './poller-options.js';
@@ -24,6 +24,12 @@ export interface PollReport {
   readonly delivered: number;
   /** Messages passed over because no routing header held an address. */
   readonly skipped: number;
+  /**
+   * Copies the pipeline refused, one per recipient of a delivered message (an unknown address, an
+   * identity squashed, expired or full, a message that does not parse). Each is logged with its
+   * UID, recipient and reason: no sender hears of it, as one would over SMTP.
+   */
+  readonly refused: number;
   /** The cursor's last UID after the pass. */
   readonly lastUid: number;
   readonly halted?: PollHalt;
@@ -44,6 +50,7 @@ interface Progress {
   cursor: MailboxCursor;
   delivered: number;
   skipped: number;
+  refused: number;
 }
 
 /** UIDs above `lastUid`, ascending. UIDNEXT from EXAMINE spares the search when nothing is new. */
@@ -64,14 +71,20 @@ const deliverOne = async (ctx: SyncContext, progress: Progress, message: FetchMe
     ctx.options.logger.warn({ mailbox: ctx.key, uid }, 'imap message has no address in X-Original-To, Delivered-To, To or Cc; skipped');
     progress.skipped += 1;
   } else {
+    let outcomes: readonly DeliveryOutcome[];
     try {
-      await ctx.ingress.deliver(raw, { transport: 'imap', mailFrom: routing.mailFrom, rcptTo: routing.rcptTo, source });
+      outcomes = await ctx.ingress.deliver(raw, { transport: 'imap', mailFrom: routing.mailFrom, rcptTo: routing.rcptTo, source });
     } catch (error) {
       const described = describeError(error, ctx.mailbox);
       ctx.options.logger.warn({ mailbox: ctx.key, uid, ...described }, 'imap message delivery failed; the cursor stays before it');
       return { reason: 'deliver_failed', uid, error: String(described.error) };
     }
     progress.delivered += 1;
+    for (const outcome of outcomes) {
+      if (outcome.kind !== 'rejected') continue;
+      progress.refused += 1;
+      ctx.options.logger.warn({ mailbox: ctx.key, uid, recipient: outcome.recipient, reason: outcome.reason }, 'imap message refused for a recipient; the cursor moves past it');
+    }
   }
   const next: MailboxCursor = { uidValidity: progress.cursor.uidValidity, lastUid: uid };
   if (!(await ctx.cursors.save(ctx.key, next, progress.cursor))) return { reason: 'cursor_moved' };
@@ -107,13 +120,14 @@ export const syncMailbox = async (client: ImapFlow, ctx: SyncContext): Promise<P
   const uidValidity = opened.uidValidity.toString();
   const stored = await ctx.cursors.load(ctx.key);
   const rescanned = stored !== undefined && stored.uidValidity !== uidValidity;
-  const progress: Progress = { cursor: stored ?? { uidValidity, lastUid: 0 }, delivered: 0, skipped: 0 };
+  const progress: Progress = { cursor: stored ?? { uidValidity, lastUid: 0 }, delivered: 0, skipped: 0, refused: 0 };
   const report = (halted?: PollHalt): PollReport => ({
     mailboxKey: ctx.key,
     uidValidity,
     rescanned,
     delivered: progress.delivered,
     skipped: progress.skipped,
+    refused: progress.refused,
     lastUid: progress.cursor.lastUid,
     ...(halted === undefined ? {} : { halted }),
   });

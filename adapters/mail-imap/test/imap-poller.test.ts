@@ -1,5 +1,5 @@
 import { createImapPoller } from '../src/index.js';
-import { dovecotSuite, mailboxOf, memoryCursorStore, message, recordingIngress, seeder } from './support.js';
+import { dovecotSuite, mailboxOf, memoryCursorStore, message, recordingIngress, recordingLogger, seeder } from './support.js';
 
 const { it } = await dovecotSuite();
 
@@ -127,6 +127,25 @@ it('imap poller: a message with no routing address is skipped and the cursor mov
   const report = await createImapPoller(ingress, memoryCursorStore(), mailboxOf(server, user)).pollOnce();
   t.like(report, { delivered: 1, skipped: 1, lastUid: 2 });
   t.is(deliveries.length, 1);
+});
+
+it('imap poller: a copy the pipeline refuses is counted and logged with its reason, and the cursor moves past it', async (t, server) => {
+  const user = server.user();
+  const seed = await seeder(t, server, user);
+  await seed.append('INBOX', message({ subject: 'split', to: 'full@in.example, ok@in.example' }));
+  await seed.append('INBOX', message({ subject: 'next', to: 'ok@in.example' }));
+  const { ingress, deliveries } = recordingIngress(undefined, (recipient) => (recipient === 'full@in.example' ? 'over_quota' : undefined));
+  const { logger, warnings } = recordingLogger();
+  const cursors = memoryCursorStore();
+  const poller = createImapPoller(ingress, cursors, mailboxOf(server, user), { logger });
+  const report = await poller.pollOnce();
+  t.like(report, { delivered: 2, skipped: 0, refused: 1, lastUid: 2, halted: undefined });
+  t.is(deliveries.length, 2);
+  t.deepEqual(
+    warnings().map((entry) => entry.fields),
+    [{ mailbox: poller.mailboxKey, uid: 1, recipient: 'full@in.example', reason: 'over_quota' }],
+  );
+  t.is((await cursors.load(poller.mailboxKey))?.lastUid, 2);
 });
 
 it('imap poller: pollers racing on one mailbox store each message once and leave the cursor at the last UID', async (t, server) => {

@@ -29,11 +29,15 @@ export interface Delivery {
   readonly duplicate: boolean;
 }
 
+/** Why the pipeline refuses a recipient's copy. */
+type Refusal = Extract<DeliveryOutcome, { kind: 'rejected' }>['reason'];
+
 /**
  * An ingress that, like the port's contract, stores each (recipient, Message-ID, MAIL FROM,
- * content) once and reports a redelivery as a duplicate. `fail` makes a delivery throw.
+ * content) once and reports a redelivery as a duplicate. `fail` makes a delivery throw; `refuse`
+ * refuses a recipient's copy, for the reason it answers.
  */
-export const recordingIngress = (fail: (text: string) => boolean = () => false) => {
+export const recordingIngress = (fail: (text: string) => boolean = () => false, refuse: (recipient: string) => Refusal | undefined = () => undefined) => {
   const deliveries: Delivery[] = [];
   const stored = new Set<string>();
   const events = new EventEmitter();
@@ -46,6 +50,8 @@ export const recordingIngress = (fail: (text: string) => boolean = () => false) 
       const hash = createHash('sha256').update(raw).digest('hex');
       let duplicate = false;
       const outcomes: DeliveryOutcome[] = envelope.rcptTo.map((recipient) => {
+        const reason = refuse(recipient);
+        if (reason !== undefined) return { recipient, kind: 'rejected', reason };
         const key = [recipient.toLowerCase(), messageId, envelope.mailFrom ?? '', hash].join('\n');
         duplicate = stored.has(key);
         stored.add(key);
