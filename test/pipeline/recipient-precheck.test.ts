@@ -39,11 +39,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ingressOf = (app: ReturnType<typeof service>, precheckFreshMs: number) =>
   createMailIngress(app.deps, { parser: createPostalMimeMailParser(), maxMessagesPerIdentity: 2, precheckFreshMs });
 
-test('precheck: checks within the freshness share one read of the identity; a later check reads it again', async (t) => {
-  const { store, reads } = counting(createMemoryDocumentStore());
+/** A service over a counting store, one identity, and an ingress whose reads stay fresh `precheckFreshMs`. */
+const counted = async (label: string, precheckFreshMs: number) => {
+  const { store, reads, failOnce } = counting(createMemoryDocumentStore());
   const app = service(store);
-  const { identity } = await withIdentity(app, 'busy');
-  const ingress = ingressOf(app, 300);
+  const { identity } = await withIdentity(app, label);
+  return { identity, ingress: ingressOf(app, precheckFreshMs), reads, failOnce };
+};
+
+test('precheck: checks within the freshness share one read of the identity; a later check reads it again', async (t) => {
+  const { identity, ingress, reads } = await counted('busy', 300);
   const before = reads();
   for (let n = 0; n < 5; n += 1) t.is((await ingress.checkRecipient(identity.email)).kind, 'accept');
   await Promise.all(Array.from({ length: 5 }, () => ingress.checkRecipient(identity.email)));
@@ -85,20 +90,14 @@ test('precheck: a change made by another process is seen once the read is older 
 });
 
 test('precheck: with a freshness of 0 every check reads the identity', async (t) => {
-  const { store, reads } = counting(createMemoryDocumentStore());
-  const app = service(store);
-  const { identity } = await withIdentity(app, 'always');
-  const ingress = ingressOf(app, 0);
+  const { identity, ingress, reads } = await counted('always', 0);
   const before = reads();
   for (let n = 0; n < 3; n += 1) await ingress.checkRecipient(identity.email);
   t.is(reads() - before, 3);
 });
 
 test('precheck: a failed read is not kept; the next check reads again', async (t) => {
-  const { store, reads, failOnce } = counting(createMemoryDocumentStore());
-  const app = service(store);
-  const { identity } = await withIdentity(app, 'flaky');
-  const ingress = ingressOf(app, 60_000);
+  const { identity, ingress, reads, failOnce } = await counted('flaky', 60_000);
   failOnce();
   await t.throwsAsync(() => ingress.checkRecipient(identity.email), { message: 'store unavailable' });
   const before = reads();
