@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentStore } from '@ephemail/core';
 import { createMemoryDocumentStore } from '@ephemail/core';
 import { createSqliteDocumentStore, openSqliteDatabase } from '@ephemail/store-sqlite';
-import { mail, outboxOnlyStore, rightOf, service, smtpEnvelope, withIdentity } from './support.js';
+import { mail, outboxOnlyStore, rightOf, service, smtpEnvelope, withIdentity, withoutTransact } from './support.js';
 
 /**
  * What a delivery names the documents it brings beside its message record (ADR 0029). Stored in
@@ -20,16 +20,6 @@ const CODE = 'Hello,\n\nYour verification code is 583920.\nIt expires in 10 minu
 
 /** The derived names, written out: messages stored under them must stay readable and recognised. */
 const derived = (prefix: string, ...parts: string[]): string => `${prefix}_${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 24)}`;
-
-/** The same documents, seen by a service whose store lacks `transact` (as over MongoDB without it). */
-const withoutTransact = (inner: DocumentStore): DocumentStore =>
-  new Proxy(inner, {
-    get: (target, key) => {
-      if (key === 'transact' || key === 'insertAll') return undefined;
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 
 /** The time part of an id (ADR 0014): eight base-62 digits that sort as the times do. */
 const timeOf = (id: string): string => id.slice(id.indexOf('_') + 1, id.indexOf('_') + 9);

@@ -2,7 +2,7 @@ import test from 'ava';
 import type { DocumentStore } from '@ephemail/core';
 import { createMailIngress, createMemoryDocumentStore } from '@ephemail/core';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
-import { mail, rightOf, service, smtpEnvelope, withIdentity } from './support.js';
+import { mail, overriding, rightOf, service, smtpEnvelope, withIdentity } from './support.js';
 
 /**
  * RCPT's read of an identity answers the recipient checks that follow it for `precheckFreshMs`,
@@ -12,22 +12,16 @@ import { mail, rightOf, service, smtpEnvelope, withIdentity } from './support.js
 const counting = (inner: DocumentStore) => {
   let reads = 0;
   let failNext = false;
-  const store = new Proxy(inner, {
-    get: (target, key) => {
-      if (key === 'get') {
-        return async (collection: string, id: string) => {
-          if (collection === 'identities') {
-            reads += 1;
-            if (failNext) {
-              failNext = false;
-              throw new Error('store unavailable');
-            }
-          }
-          return target.get(collection, id);
-        };
+  const store = overriding(inner, {
+    get: async (collection: string, id: string) => {
+      if (collection === 'identities') {
+        reads += 1;
+        if (failNext) {
+          failNext = false;
+          throw new Error('store unavailable');
+        }
       }
-      const value: unknown = Reflect.get(target, key);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return inner.get(collection, id);
     },
   });
   return { store, reads: () => reads, failOnce: () => void (failNext = true) };

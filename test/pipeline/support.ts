@@ -95,17 +95,25 @@ export const failingOnce = (inner: DocumentStore): DocumentStore & { arm(): void
   });
 };
 
+/** `inner` with the members `own` names replaced; every other member is `inner`'s, bound to it. */
+export const overriding = <S extends object>(inner: S, own: Readonly<Record<string, unknown>>): S =>
+  new Proxy(inner, {
+    get(target, prop, receiver) {
+      if (typeof prop === 'string' && Object.hasOwn(own, prop)) return own[prop];
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+
 /**
- * The memory store without its optional multi-document operations (`transact`, `insertAll`), as
- * a store that cannot write several documents atomically is: core then records every change of an
- * identity through its outbox.
+ * `inner` seen without its optional multi-document operations (`transact`, `insertAll`), as a
+ * store that cannot write several documents atomically is: core then records every change of an
+ * identity through its outbox. The documents are `inner`'s, so a test may see one store both ways.
  */
-export const outboxOnlyStore = (): DocumentStore => {
-  const store = createMemoryDocumentStore();
-  Object.defineProperty(store, 'transact', { value: undefined });
-  Object.defineProperty(store, 'insertAll', { value: undefined });
-  return store;
-};
+export const withoutTransact = (inner: DocumentStore): DocumentStore => overriding(inner, { transact: undefined, insertAll: undefined });
+
+/** The memory store without `transact` and `insertAll` (see {@link withoutTransact}). */
+export const outboxOnlyStore = (): DocumentStore => withoutTransact(createMemoryDocumentStore());
 
 /**
  * A store whose `transact` answers are held back once `hold()` is called: each step still runs

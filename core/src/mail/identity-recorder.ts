@@ -63,10 +63,8 @@ const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Ch
   const activation = activate(current, deps.clock.now());
   if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
   const received = { message_id: message.id, from: message.from.address, subject: message.subject, size: message.size, received_at: message.received_at };
-  next = withEvent(next, overlay(newEvent(deps, current, 'email.received', received), { id: item.names.receivedEvent }));
-  if (extraction !== undefined) {
-    next = withEvent(next, overlay(newEvent(deps, current, 'extraction.completed', extractionEventData(extraction)), { id: item.names.extractedEvent }));
-  }
+  next = withEvent(next, newEvent(deps, current, 'email.received', received, item.names.receivedEvent));
+  if (extraction !== undefined) next = withEvent(next, newEvent(deps, current, 'extraction.completed', extractionEventData(extraction), item.names.extractedEvent));
   return write(
     overlay(next, {
       message_count: (current.message_count ?? 0) + 1,

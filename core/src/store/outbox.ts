@@ -12,14 +12,15 @@ import { nextLogPositions, planLogPositions } from './log-position.js';
 import { releaseIdentities } from './quota.js';
 import { overlay } from './overlay.js';
 
-/** A new event for an identity, stamped now. */
+/** A new event for an identity, stamped now, under `id` when the caller named it already. */
 export const newEvent = (
   deps: CoreDeps,
   record: Pick<IdentityRecord, 'id' | 'org_id' | 'project_id'>,
   type: string,
   data: Readonly<Record<string, unknown>>,
+  id: string = deps.ids.next('evt'),
 ): Omit<EventRecord, 'seq'> => ({
-  id: deps.ids.next('evt'),
+  id,
   type,
   identity_id: record.id,
   org_id: record.org_id,
