@@ -4,7 +4,7 @@ import { fingerprint } from '../src/index.js';
 import { sealKeyOf } from '../src/use-cases/idempotency.js';
 import { setup } from './support.js';
 
-const scope = { orgId: 'org_1', projectId: 'proj_1', route: 'POST /v1/identities' };
+const scope = { orgId: 'org_1', projectId: 'proj_1', route: 'POST /v1/identities', credential: 'api_key:key_1' };
 
 test('idempotency: of 50 concurrent claims of one key exactly one proceeds', async (t) => {
   const { app } = await setup();
@@ -31,6 +31,31 @@ test('idempotency: keys are scoped by tenant and route', async (t) => {
   t.is(first.kind, 'proceed');
   t.is((await app.idempotency.claim({ ...scope, projectId: 'proj_2' }, 'k3', 'h')).kind, 'proceed');
   t.is((await app.idempotency.claim({ ...scope, route: 'POST /v1/identities/bulk' }, 'k3', 'h')).kind, 'proceed');
+});
+
+test('idempotency: a key answers only the credential that claimed it, finished or in flight', async (t) => {
+  const { app } = await setup();
+  const other = { ...scope, credential: 'api_key:key_2' };
+  const claim = await app.idempotency.claim(scope, 'k8', 'h');
+  if (claim.kind !== 'proceed') return t.fail(claim.kind);
+  t.deepEqual(await app.idempotency.claim(other, 'k8', 'h'), { kind: 'other_credential' });
+  await app.idempotency.complete(claim, { status: 200, body: { access_token: 'eat_FIRST' } });
+  // Same body or another: the other credential learns nothing of the first answer.
+  t.deepEqual(await app.idempotency.claim(other, 'k8', 'h'), { kind: 'other_credential' });
+  t.deepEqual(await app.idempotency.claim(other, 'k8', 'other'), { kind: 'other_credential' });
+  t.deepEqual(await app.idempotency.claim({ ...scope, credential: 'access_token:tok_1' }, 'k8', 'h'), { kind: 'other_credential' });
+  t.is((await app.idempotency.claim(scope, 'k8', 'h')).kind, 'replay');
+});
+
+test('idempotency: a record made before keys were bound to a credential replays to nobody', async (t) => {
+  const { app } = await setup();
+  const claim = await app.idempotency.claim(scope, 'k9', 'h');
+  if (claim.kind !== 'proceed') return t.fail(claim.kind);
+  await app.idempotency.complete(claim, { status: 200, body: {} });
+  const [record] = await app.deps.store.find('idempotency', {});
+  const { credential: _dropped, version, ...legacy } = record as Record<string, unknown> & { version: number };
+  t.true(await app.deps.store.replace('idempotency', legacy as never, version));
+  t.deepEqual(await app.idempotency.claim(scope, 'k9', 'h'), { kind: 'other_credential' });
 });
 
 test('idempotency: a released claim can be retried; an abandoned one is taken over after its lease', async (t) => {

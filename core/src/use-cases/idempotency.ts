@@ -6,11 +6,16 @@ import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
 import { dueBy } from '../store/due-by.js';
 
-/** Where a key applies: the credential's tenant and the concrete route (`POST /v1/identities`). */
+/**
+ * Where a key applies: the credential's tenant and the concrete route (`POST /v1/identities`).
+ * `credential` names the credential that made the request (`api_key:key_…`, `access_token:tok_…`):
+ * a record answers only the credential that made it (ADR 0031).
+ */
 export interface IdempotencyScope {
   readonly orgId: string;
   readonly projectId: string;
   readonly route: string;
+  readonly credential: string;
 }
 
 export interface StoredResponse {
@@ -30,6 +35,8 @@ export type IdempotencyClaim =
     }
   | { readonly kind: 'replay'; readonly response: StoredResponse }
   | { readonly kind: 'reused' }
+  /** The key was claimed by another credential of the tenant: nothing of its answer is told. */
+  | { readonly kind: 'other_credential' }
   | { readonly kind: 'in_progress' };
 
 /**
@@ -47,6 +54,8 @@ interface IdempotencyRecord {
   readonly id: string;
   readonly state: 'in_flight' | 'done';
   readonly request_hash: string;
+  /** SHA-256 of the credential that claimed the key; absent on records made before ADR 0031. */
+  readonly credential?: string;
   readonly response: SealedResponse | null;
   readonly created_at: string;
   readonly lease_until: string;
@@ -99,7 +108,9 @@ const unseal = (sealKey: Buffer, sealed: SealedResponse): StoredResponse => {
   return JSON.parse(text) as StoredResponse;
 };
 
-const decide = (existing: IdempotencyRecord, requestHash: string, sealKey: Buffer): IdempotencyClaim => {
+const decide = (existing: IdempotencyRecord, requestHash: string, credential: string, sealKey: Buffer): IdempotencyClaim => {
+  // Checked first: another credential learns neither the body nor whether its own body matched.
+  if (existing.credential !== credential) return { kind: 'other_credential' };
   if (existing.request_hash !== requestHash) return { kind: 'reused' };
   if (existing.state === 'in_flight' || existing.response === null) return { kind: 'in_progress' };
   return { kind: 'replay', response: unseal(sealKey, existing.response) };
@@ -119,13 +130,16 @@ export const claimIdempotencyKey = async (
 ): Promise<IdempotencyClaim> => {
   const scopeKey = `${scope.orgId}\n${scope.projectId}\n${scope.route}`;
   const id = sha256(`${scopeKey}\n${key}`);
-  const sealKey = sealKeyOf(scopeKey, key);
+  const credential = sha256(scope.credential);
+  // The credential salts the seal too, so a record is unreadable even to a caller who got past the check.
+  const sealKey = sealKeyOf(`${scopeKey}\n${scope.credential}`, key);
   for (let attempt = 0; attempt < 10; attempt += 1) {
     const now = deps.clock.now();
     const fresh: IdempotencyRecord = {
       id,
       state: 'in_flight',
       request_hash: requestHash,
+      credential,
       response: null,
       created_at: iso(now),
       lease_until: isoPlus(now, deps.config.idempotencyLeaseMs),
@@ -137,7 +151,7 @@ export const claimIdempotencyKey = async (
     const existing = (await deps.store.get(C.idempotency, id)) as (IdempotencyRecord & StoredDocument) | undefined;
     if (existing === undefined) continue;
     const abandoned = existing.state === 'in_flight' && existing.lease_until <= iso(now);
-    if (existing.expires_at > iso(now) && !abandoned) return decide(existing, requestHash, sealKey);
+    if (existing.expires_at > iso(now) && !abandoned) return decide(existing, requestHash, credential, sealKey);
     if (await deps.store.replace(C.idempotency, fresh, existing.version)) {
       return { kind: 'proceed', claimId: id, claimVersion: existing.version + 1, sealKey, claimed: { ...fresh } };
     }

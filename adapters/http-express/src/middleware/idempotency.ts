@@ -32,7 +32,8 @@ export const readIdempotencyKey = (req: Request): { key: string } | { error: Htt
 
 /**
  * Claims the key for this tenant and concrete route. A replay answers the stored status and body
- * with `Idempotent-Replayed: true`; reuse with another body answers 422; a claim in flight 409.
+ * with `Idempotent-Replayed: true`, to the credential that made the request only; reuse with
+ * another body, or by another credential, answers 422; a claim in flight 409.
  * On `proceed`, `finish` stores the answer (below 500) or gives the key back (500 and up, so the
  * client's retry runs again).
  */
@@ -44,7 +45,12 @@ export const claimIdempotency = async (
   key: string,
   sendError: (error: HttpError) => void,
 ): Promise<IdempotencyOutcome> => {
-  const scope = { orgId: principal.orgId, projectId: principal.projectId, route: `${req.method} ${req.path}` };
+  const scope = {
+    orgId: principal.orgId,
+    projectId: principal.projectId,
+    route: `${req.method} ${req.path}`,
+    credential: `${principal.credential.kind}:${principal.credential.id}`,
+  };
   // No body and an empty object are the same request.
   const claim = await app.idempotency.claim(scope, key, fingerprint(req.body ?? {}));
   switch (claim.kind) {
@@ -54,6 +60,10 @@ export const claimIdempotency = async (
       return { kind: 'answered' };
     case 'reused':
       sendError({ status: 422, code: 'idempotency_key_reused', message: 'The Idempotency-Key was used with a different request body.' });
+      return { kind: 'answered' };
+    case 'other_credential':
+      // The same code as a body mismatch: either way this key cannot be used by this request.
+      sendError({ status: 422, code: 'idempotency_key_reused', message: 'The Idempotency-Key was used by another credential.' });
       return { kind: 'answered' };
     case 'in_progress':
       sendError({
