@@ -9,6 +9,8 @@ export * from './domain/scopes.js';
 export * from './domain/time.js';
 export * from './domain/identity.js';
 export * from './domain/event.js';
+export * from './domain/json-depth.js';
+export * from './domain/destination-url.js';
 export * from './auth/principal.js';
 export * from './auth/secrets.js';
 export { type ApiKeyRecord, type ApiKeySummary, type CreateApiKeyInput } from './auth/api-keys.js';

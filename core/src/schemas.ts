@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACCESS_TOKEN_TTL } from './auth/access-tokens.js';
 import { EXTEND_HOURS, IDENTITY_STATUSES, TTL_HOURS } from './domain/identity.js';
+import { jsonProblem, MAX_METADATA_DEPTH } from './domain/json-depth.js';
 import { SCOPES } from './domain/scopes.js';
 import { DELIVERY_STATES } from './webhooks/delivery-state.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks/event-types.js';
@@ -21,11 +22,18 @@ const hostname = z
   .string()
   .max(253)
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a domain name');
+// Values are checked by one iterative walk rather than z.json, which recurses: a value nested
+// thousands of levels deep must be answered 400, not overflow the stack.
 const metadata = z
-  .record(z.string().max(100), z.json())
-  .refine((value) => Object.keys(value).length <= 50, 'at most 50 keys')
-  .refine((value) => JSON.stringify(value).length <= 8192, 'at most 8 KiB as JSON')
-  .describe('Arbitrary key-value pairs kept with the identity.');
+  .record(z.string().max(100), z.unknown())
+  .superRefine((value, ctx) => {
+    const problem = jsonProblem(value, MAX_METADATA_DEPTH);
+    if (problem === 'too_deep') return ctx.addIssue({ code: 'custom', message: `nested deeper than ${MAX_METADATA_DEPTH} levels` });
+    if (problem === 'not_json') return ctx.addIssue({ code: 'custom', message: 'values must be JSON' });
+    if (Object.keys(value).length > 50) ctx.addIssue({ code: 'custom', message: 'at most 50 keys' });
+    if (JSON.stringify(value).length > 8192) ctx.addIssue({ code: 'custom', message: 'at most 8 KiB as JSON' });
+  })
+  .describe(`Arbitrary key-value pairs kept with the identity: at most 50 keys, 8 KiB as JSON, ${MAX_METADATA_DEPTH} levels deep.`);
 const identityId = z.string().min(1).max(100);
 
 export const CreateIdentityBody = z.strictObject({
@@ -105,11 +113,18 @@ const waitFields = {
 export const LatestEventQuery = z.strictObject(waitFields);
 export type LatestEventQuery = z.infer<typeof LatestEventQuery>;
 
-export const LatestExtractionQuery = z.strictObject({
-  ...waitFields,
+const revealField = {
   reveal: z.enum(['true', 'false']).optional().transform((value) => value === 'true').describe('Raw values; needs secrets:read.'),
-});
+};
+
+export const LatestExtractionQuery = z.strictObject({ ...waitFields, ...revealField });
 export type LatestExtractionQuery = z.infer<typeof LatestExtractionQuery>;
+
+export const ListMessagesQuery = pageQuery(50, 200).extend(revealField);
+export type ListMessagesQuery = z.infer<typeof ListMessagesQuery>;
+
+export const MessageQuery = z.strictObject(revealField);
+export type MessageQuery = z.infer<typeof MessageQuery>;
 
 const webhookUrl = z
   .string()

@@ -1,4 +1,5 @@
 import type { Ephemail } from '@ephemail/core';
+import { MAX_BODY_DEPTH, nestsWithin } from '@ephemail/core';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import express from 'express';
 import type { HTTPMethod } from 'find-my-way';
@@ -113,7 +114,26 @@ const withBody = (req: Request, res: Response, next: NextFunction, then: () => v
     sendError(req, res, { status: 415, code: 'unsupported_media_type', message: 'Send the body as application/json.' });
     return;
   }
-  parseJson(req, res, (error?: unknown) => (error === undefined ? then() : bodyErrors(error, req, res, next)));
+  parseJson(req, res, (error?: unknown) => {
+    if (error !== undefined) return bodyErrors(error, req, res, next);
+    // Every later walk over the body (validation, the idempotency fingerprint) may then recurse.
+    if (!nestsWithin(req.body, MAX_BODY_DEPTH)) return sendError(req, res, tooDeep(req.body));
+    then();
+  });
+};
+
+/** The refusal of a body nested too deep, naming the top-level field that is (`body.metadata`). */
+const tooDeep = (body: unknown) => {
+  const field =
+    body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? Object.entries(body).find(([, value]) => !nestsWithin(value, MAX_BODY_DEPTH - 1))?.[0]
+      : undefined;
+  return {
+    status: 400,
+    code: 'invalid_request',
+    message: `The body nests deeper than ${MAX_BODY_DEPTH} levels.`,
+    details: { issues: [{ path: field === undefined ? 'body' : `body.${field}`, message: `nested deeper than ${MAX_BODY_DEPTH} levels` }] },
+  };
 };
 
 type Handler = (req: Request, res: Response, next: NextFunction) => unknown;
