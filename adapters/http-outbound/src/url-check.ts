@@ -1,3 +1,4 @@
+import { normalizeDestinationUrl } from '@ephemail/core';
 import { isIP } from 'node:net';
 import { classifyAddress } from './address-policy.js';
 
@@ -36,8 +37,9 @@ const checkName = (name: string, protocol: string, allowHttpLoopback: boolean): 
 };
 
 /**
- * The static checks of a user-supplied URL, before any DNS: `https:` only (`http:` only to a
- * loopback host when `allowHttpLoopback`), no credentials, no special-use names, and an address
+ * The static checks of a user-supplied URL, before any DNS: the core's destination rules (no
+ * control characters, no userinfo, no port 0 or non-web port), `https:` only (`http:` only to a
+ * loopback host when `allowHttpLoopback`), no special-use names, and an address
  * literal must pass the address policy. The WHATWG parser normalises decimal, octal, hex and
  * short IPv4 forms (`2130706433`, `0177.0.0.1`, `0x7f.1`, `127.1`) to a dotted quad first, so
  * they are judged as the address they are.
@@ -45,14 +47,11 @@ const checkName = (name: string, protocol: string, allowHttpLoopback: boolean): 
 export const checkUrl = (raw: string, options: { readonly allowHttpLoopback?: boolean } = {}): UrlCheck => {
   const allowHttpLoopback = options.allowHttpLoopback ?? false;
   if (raw.length > MAX_URL_LENGTH) return refuse(`the URL is longer than ${MAX_URL_LENGTH} characters`);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return refuse('not a valid URL');
-  }
+  // Control characters, userinfo (even empty), port 0 and non-web ports: the core's rules.
+  const normal = normalizeDestinationUrl(raw);
+  if (!normal.ok) return refuse(normal.reason);
+  const url = new URL(normal.url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return refuse(`the scheme ${url.protocol} is not allowed (https:// only)`);
-  if (url.username !== '' || url.password !== '') return refuse('credentials in the URL are not allowed');
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (host === '') return refuse('the URL has no host');
   const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);

@@ -58,7 +58,7 @@ export const createWebhook =
   (principal: Principal, input: CreateWebhookBody): TE.TaskEither<DomainError, IssuedWebhook> =>
     pipe(
       () => checkDestination(deps, input.url),
-      TE.flatMap(() => () => insertWithinQuota(deps, principal, input)),
+      TE.flatMap((url) => () => insertWithinQuota(deps, principal, { ...input, url })),
     );
 
 /** One endpoint of the caller's project. */
@@ -94,11 +94,12 @@ export const updateWebhook =
   (principal: Principal, id: string, input: UpdateWebhookBody): TE.TaskEither<DomainError, Webhook> =>
     pipe(
       () => loadWebhook(deps, principal, id),
-      TE.tap(() => (input.url === undefined ? TE.right(undefined) : () => checkDestination(deps, input.url!))),
-      TE.flatMap(() => async () => {
+      TE.flatMap(() => (input.url === undefined ? TE.right(undefined) : () => checkDestination(deps, input.url!))),
+      TE.flatMap((url) => async () => {
         const now = iso(deps.clock.now());
+        const change = url === undefined ? input : { ...input, url };
         const outcome = await updateWithRetry<WebhookRecord, WebhookRecord>(deps.store, C.webhooks, id, (current) => {
-          const next = patched(current, input, now);
+          const next = patched(current, change, now);
           return write(next, next);
         });
         return outcome === undefined ? E.left(webhookNotFound(id)) : E.right(toWebhook(outcome.result));

@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import { invalidRequest, webhookNotFound } from '../domain/errors.js';
+import { normalizeDestinationUrl } from '../domain/destination-url.js';
 import { C } from '../store/collections.js';
 import type { WebhookRecord } from './endpoint.js';
 import type { WebhookDeps } from './webhook-deps.js';
@@ -20,9 +21,15 @@ export const loadWebhook = async (
   return E.right(record);
 };
 
-/** The URL rules of the deployment, applied when an endpoint is created or its URL changed. */
-export const checkDestination = async (deps: WebhookDeps, url: string): Promise<E.Either<DomainError, string>> => {
-  const verdict = await deps.webhooks.urlGuard.check(url, { allowHttpLoopback: deps.config.allowHttpLoopback });
-  if (verdict.ok) return E.right(url);
-  return E.left(invalidRequest('The webhook URL is not allowed.', [{ path: 'body.url', message: verdict.reason }]));
+/**
+ * The URL rules, applied when an endpoint is created or its URL changed: the rules of every
+ * destination ({@link normalizeDestinationUrl}), then the deployment's URL guard. Answers the
+ * normalised URL, the one to store.
+ */
+export const checkDestination = async (deps: WebhookDeps, raw: string): Promise<E.Either<DomainError, string>> => {
+  const refused = (reason: string) => E.left(invalidRequest('The webhook URL is not allowed.', [{ path: 'body.url', message: reason }]));
+  const normal = normalizeDestinationUrl(raw);
+  if (!normal.ok) return refused(normal.reason);
+  const verdict = await deps.webhooks.urlGuard.check(normal.url, { allowHttpLoopback: deps.config.allowHttpLoopback });
+  return verdict.ok ? E.right(normal.url) : refused(verdict.reason);
 };

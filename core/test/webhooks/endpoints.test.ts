@@ -58,7 +58,7 @@ test('webhooks: URL rules — https only; http only to loopback in development m
     if (outcome._tag === 'Left' && outcome.left._tag === 'InvalidRequest') t.is(outcome.left.issues[0]?.path, 'body.url');
   }
   const dev = await setupWebhooks({ allowHttpLoopback: true });
-  for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost:9/x', 'http://[::1]:8080/']) t.is(tagOf(await dev.app.webhooks.create(dev.principal, { ...body, url })), 'Right', url);
+  for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost:9000/x', 'http://[::1]:8080/']) t.is(tagOf(await dev.app.webhooks.create(dev.principal, { ...body, url })), 'Right', url);
   t.is(tagOf(await dev.app.webhooks.create(dev.principal, { ...body, url: 'http://hooks.example.com/' })), 'InvalidRequest');
 });
 
