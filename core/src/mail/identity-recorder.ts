@@ -7,8 +7,9 @@ import { keep, updateWithRetry, withoutVersion, write, type Change } from '../st
 import { announceLogged, newEvent, planOutboxLogged, withEvent } from '../store/outbox.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { extractionEventData } from './extraction-record.js';
-import type { MessageRecord } from './message-record.js';
+import { knownSecrets, type MessageRecord } from './message-record.js';
 import { derivedNames, type DeliveryNames } from './delivery-names.js';
+import { secretMasker } from '../extraction/secret-masker.js';
 import { overlay } from '../store/overlay.js';
 
 /** How many recent message ids an identity remembers to make recording idempotent. */
@@ -62,7 +63,9 @@ const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Ch
   let next: IdentityRecord = current;
   const activation = activate(current, deps.clock.now());
   if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
-  const received = { message_id: message.id, from: message.from.address, subject: message.subject, size: message.size, received_at: message.received_at };
+  // Event data leaves by webhook and Kafka: its subject never shows a secret (a code in the subject line).
+  const subject = secretMasker(knownSecrets(message, extraction) ?? [])(message.subject);
+  const received = { message_id: message.id, from: message.from.address, subject, size: message.size, received_at: message.received_at };
   next = withEvent(next, newEvent(deps, current, 'email.received', received, item.names.receivedEvent));
   if (extraction !== undefined) next = withEvent(next, newEvent(deps, current, 'extraction.completed', extractionEventData(extraction), item.names.extractedEvent));
   return write(

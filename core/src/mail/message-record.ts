@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { CoreDeps } from '../deps.js';
+import type { SecretValue } from '../extraction/secret-masker.js';
 import type { AttachmentMeta, MailAddress, ParsedMessage } from '../extraction/types.js';
 import type { NewEntry } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
 import { bodyAt, findBodySpan, type BodySpan, type StorageDigest } from './body-span.js';
 import type { AuthenticationResults, InboundEnvelope } from './ports.js';
+import type { ExtractionRecord } from './extraction-record.js';
 import { overlay } from '../store/overlay.js';
 
 /** What the parsed form of a stored message may hold at most; the raw bytes are always whole. */
@@ -58,7 +60,20 @@ export interface MessageRecord {
    * message id: a message stored on its own before it was recorded, or by an earlier version.
    */
   readonly raw_key?: string;
+  /**
+   * The secrets the engine saw in it (every candidate at or above MASK_THRESHOLD), raw: what its
+   * subject, bodies and headers hide from a caller who does not reveal. Absent on records stored
+   * before it was kept; see {@link secretsOfMessage}.
+   */
+  readonly secrets?: readonly SecretValue[];
 }
+
+/**
+ * What a message's texts hide, known without a read: its own list, or for a record stored before
+ * the list was kept, the candidates of its extraction (`undefined` when it has neither).
+ */
+export const knownSecrets = (message: MessageRecord, extraction?: Pick<ExtractionRecord, 'candidates'>): readonly SecretValue[] | undefined =>
+  message.secrets ?? extraction?.candidates.map((c) => ({ type: c.type, value: c.value }));
 
 const sha256 = (data: string | Uint8Array): Buffer => createHash('sha256').update(data).digest();
 
@@ -125,6 +140,8 @@ export const toMessageRecord = (input: {
   readonly extractionId: string | null;
   /** What the raw slices are named after, when not after `id` (`raw_key`). */
   readonly rawKey?: string;
+  /** What the message's texts hide ({@link MessageRecord.secrets}). */
+  readonly secrets: readonly SecretValue[];
 }): MessageRecord => {
   const { parsed, raw, digest } = input;
   const textSpan = digest.textSpan;
@@ -158,6 +175,7 @@ export const toMessageRecord = (input: {
     chunks: Math.max(1, Math.ceil(raw.byteLength / RAW_CHUNK_BYTES)),
     extraction_id: input.extractionId,
     ...(input.rawKey === undefined ? {} : { raw_key: input.rawKey }),
+    secrets: input.secrets,
   };
 };
 

@@ -2,6 +2,7 @@ import type { CoreDeps } from '../deps.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
 import { extract } from '../extraction/extract.js';
+import { secretsToMask } from '../extraction/secret-masker.js';
 import type { Extraction, ParsedMessage } from '../extraction/types.js';
 import { C } from '../store/collections.js';
 import type { ExtractionRecord } from './extraction-record.js';
@@ -67,9 +68,10 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   const messageId = derivedId('msg', identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', digest.sha256);
   const now = iso(deps.clock.now());
   const found = input.extraction ?? extractForDelivery(parsed);
+  const secrets = secretsToMask(found);
   const documentsNamed = (names: DeliveryNames) => {
     const extraction = toExtractionRecord(found, { id: names.extraction, messageId, sourceEventId: names.receivedEvent, at: now }, identity);
-    const record = toMessageRecord({ id: messageId, identity, parsed, raw, digest, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null, rawKey: names.raw });
+    const record = toMessageRecord({ id: messageId, identity, parsed, raw, digest, envelope, recipient: input.recipient, receivedAt: now, authentication: input.authentication, extractionId: extraction?.id ?? null, rawKey: names.raw, secrets });
     return { record, extraction, names };
   };
   if (deps.store.transact !== undefined) {

@@ -4,13 +4,14 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
-import { eventNotFound, extractionNotFound, notFound } from '../domain/errors.js';
+import { eventNotFound, extractionNotFound, forbidden, notFound } from '../domain/errors.js';
 import type { EventRecord, PublicEvent } from '../domain/event.js';
 import { toPublicEvent } from '../domain/event.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { MessageRecord } from '../mail/message-record.js';
 import { loadRaw, withBodies } from '../mail/message-record.js';
+import { maskerOfMessage } from '../mail/message-secrets.js';
 import type { Waiters } from '../mail/waiters.js';
 import { C } from '../store/collections.js';
 import type { Page } from './identities.js';
@@ -57,48 +58,81 @@ export const latestEventWaiting =
       }),
     );
 
-/** A message summary for lists. */
-export const toMessageSummary = (m: MessageRecord) => ({
+type Mask = (text: string) => string;
+const SHOW: Mask = (text) => text;
+
+/** A message summary for lists; `mask` hides the message's secrets in what it shows. */
+export const toMessageSummary = (m: MessageRecord, mask: Mask = SHOW) => ({
   id: m.id,
   identity_id: m.identity_id,
   from: m.from,
   to: m.to,
-  subject: m.subject,
+  subject: mask(m.subject),
   received_at: m.received_at,
   size: m.size,
   attachments: m.attachments.length,
   extraction_id: m.extraction_id,
 });
 
-/** The full message view: parsed content, headers, attachment metadata, authentication results. */
-export const toMessageView = (m: MessageRecord) => ({
-  ...toMessageSummary(m),
+const maskHeaders = (headers: MessageRecord['headers'], mask: Mask): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(headers).map(([name, values]) => [name, values.map(mask)]));
+
+/**
+ * The full message view: parsed content, headers, attachment metadata, authentication results;
+ * `mask` hides the message's secrets in its subject, headers, text and HTML.
+ */
+export const toMessageView = (m: MessageRecord, mask: Mask = SHOW) => ({
+  ...toMessageSummary(m, mask),
   message_id: m.message_id,
   date: m.date,
   envelope: m.envelope,
   transport: m.transport,
-  headers: m.headers,
-  text: m.text,
-  html: m.html,
+  headers: mask === SHOW ? m.headers : maskHeaders(m.headers, mask),
+  text: mask(m.text),
+  html: mask(m.html),
   truncated: m.truncated,
   attachments: m.attachments,
   authentication: m.authentication,
   sha256: m.sha256,
 });
 
+/** How a read shows secrets: masked (the default), or raw for a caller holding `secrets:read` who asks. */
+export interface RevealOption {
+  readonly reveal?: boolean;
+}
+
+const maskFor = async (deps: CoreDeps, message: MessageRecord, options: RevealOption): Promise<Mask> =>
+  options.reveal === true ? SHOW : maskerOfMessage(deps, message);
+
+/** Raw values only for a credential holding `secrets:read`. */
+const mayReveal = (principal: Principal, options: RevealOption): TE.TaskEither<DomainError, Principal> =>
+  options.reveal === true && !principal.scopes.includes('secrets:read') ? TE.left(forbidden(['secrets:read'])) : TE.right(principal);
+
 /** The identity's messages, newest first. */
 export const listMessages =
   (deps: CoreDeps) =>
-  (principal: Principal, identityId: string, page: { limit: number; offset: number }): TE.TaskEither<DomainError, Page<ReturnType<typeof toMessageSummary>>> =>
+  (
+    principal: Principal,
+    identityId: string,
+    page: { limit: number; offset: number } & RevealOption,
+  ): TE.TaskEither<DomainError, Page<ReturnType<typeof toMessageSummary>>> =>
     pipe(
-      () => loadIdentity(deps, principal, identityId),
+      mayReveal(principal, page),
+      TE.flatMap(() => () => loadIdentity(deps, principal, identityId)),
       TE.flatMap((identity) => async () => {
         const where = { identity_id: identity.id };
+        const { reveal, ...window } = page;
         const [docs, total] = await Promise.all([
-          deps.store.find(C.messages, { where, sort: { field: 'received_at', direction: 'desc' }, ...page }),
+          deps.store.find(C.messages, { where, sort: { field: 'received_at', direction: 'desc' }, ...window }),
           deps.store.count(C.messages, { where }),
         ]);
-        return E.right({ items: docs.map((d) => toMessageSummary(d as unknown as MessageRecord)), total, ...page });
+        const items = await Promise.all(
+          docs.map(async (d) => {
+            const message = d as unknown as MessageRecord;
+            return toMessageSummary(message, await maskFor(deps, message, { reveal }));
+          }),
+        );
+        return E.right({ items, total, ...window });
       }),
     );
 
@@ -114,10 +148,14 @@ const loadMessage = (deps: CoreDeps, principal: Principal, identityId: string, m
 /** One message of the identity. */
 export const getMessage =
   (deps: CoreDeps) =>
-  (principal: Principal, identityId: string, messageId: string): TE.TaskEither<DomainError, ReturnType<typeof toMessageView>> =>
+  (principal: Principal, identityId: string, messageId: string, options: RevealOption = {}): TE.TaskEither<DomainError, ReturnType<typeof toMessageView>> =>
     pipe(
-      loadMessage(deps, principal, identityId, messageId),
-      TE.flatMap((message) => async () => E.right(toMessageView(await withBodies(deps, message)))),
+      mayReveal(principal, options),
+      TE.flatMap(() => loadMessage(deps, principal, identityId, messageId)),
+      TE.flatMap((message) => async () => {
+        const full = await withBodies(deps, message);
+        return E.right(toMessageView(full, await maskFor(deps, full, options)));
+      }),
     );
 
 /** The message exactly as received. */

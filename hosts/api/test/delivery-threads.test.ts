@@ -108,7 +108,7 @@ test('delivery threads: with a parse thread of its own (used from 16 KiB), a thr
   if (stored?.kind !== 'stored') return t.fail();
   t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '864209' });
   // The parse thread handed the plain body back as a span of the raw bytes: it reads back whole.
-  t.is(right(await app.messages.get(principal, identity.id, stored.messageId)).text, parsedHere.ok ? parsedHere.message.text : 'unparsed');
+  t.is(right(await app.messages.get(principal, identity.id, stored.messageId, { reveal: true })).text, parsedHere.ok ? parsedHere.message.text : 'unparsed');
   t.like((await threads.ingress.deliver(mail(identity.email, '135792'), envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
   t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '135792' });
 });

@@ -1,5 +1,5 @@
 import type { Ephemail } from '@ephemail/core';
-import { forbidden, LatestEventQuery, LatestExtractionQuery, pageQuery, toPublicExtraction, toRevealedExtraction } from '@ephemail/core';
+import { forbidden, LatestEventQuery, LatestExtractionQuery, ListMessagesQuery, MessageQuery, toPublicExtraction, toRevealedExtraction } from '@ephemail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Route } from './route.js';
 import { route } from './route.js';
@@ -23,15 +23,15 @@ export const mailRoutes = (app: Ephemail): Route[] => [
     summary: "The identity's most recent event; `wait` long-polls for one (other than `after`).",
     handle: ({ principal, params, query }) => app.events.latestWaiting(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after }),
   }),
-  route<undefined, { limit: number; offset: number }>({
-    method: 'get', path: `${ID}/messages`, tag: 'Messages', scopes: READ, status: 200, query: pageQuery(50, 200),
-    summary: "The identity's messages, newest first.",
+  route<undefined, ListMessagesQuery>({
+    method: 'get', path: `${ID}/messages`, tag: 'Messages', scopes: READ, status: 200, query: ListMessagesQuery,
+    summary: "The identity's messages, newest first; subjects hide extracted secrets unless `reveal=true` (secrets:read).",
     handle: ({ principal, params, query }) => app.messages.list(principal, params.identity_id!, query),
   }),
-  route({
-    method: 'get', path: `${ID}/messages/:message_id`, tag: 'Messages', scopes: READ, status: 200,
-    summary: 'One message: headers, text, html, attachment metadata, SPF/DKIM/DMARC results.',
-    handle: ({ principal, params }) => app.messages.get(principal, params.identity_id!, params.message_id!),
+  route<undefined, MessageQuery>({
+    method: 'get', path: `${ID}/messages/:message_id`, tag: 'Messages', scopes: READ, status: 200, query: MessageQuery,
+    summary: 'One message: headers, text, html, attachment metadata, SPF/DKIM/DMARC results; extracted secrets hidden unless `reveal=true` (secrets:read).',
+    handle: ({ principal, params, query }) => app.messages.get(principal, params.identity_id!, params.message_id!, { reveal: query.reveal }),
   }),
   route({
     method: 'get', path: `${ID}/messages/:message_id/raw`, tag: 'Messages', scopes: ['identities:read', 'secrets:read'], status: 200,
