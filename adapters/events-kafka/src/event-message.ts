@@ -1,4 +1,4 @@
-import type { EventRecord } from '@ephemail/core';
+import { eventData, type EventRecord } from '@ephemail/core';
 import { z } from 'zod';
 
 /** The topic the relay writes to and the consumer reads when none is given. */
@@ -58,7 +58,7 @@ export const toEventMessage = (event: EventRecord): EventMessage => {
     project_id: event.project_id,
     occurred_at: event.occurred_at,
     position: event.position,
-    data: event.data,
+    data: eventData(event),
   };
   const headers = {
     [EVENT_HEADERS.id]: event.id,

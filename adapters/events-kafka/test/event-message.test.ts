@@ -29,7 +29,7 @@ test('event message: a logged event becomes a message keyed by identity, with a 
     project_id: 'proj_b',
     occurred_at: '2026-03-01T12:00:00.000Z',
     position: 42,
-    data: { reason: 'api' },
+    data: { identity_id: 'ident_1', reason: 'api' },
   });
 });
 
@@ -55,7 +55,9 @@ test('event message: whatever the publisher writes, the consumer reads back as t
     fc.property(records, (record) => {
       const parsed = parseEventMessage(Buffer.from(toEventMessage(record).value, 'utf8'));
       const { seq: _seq, ...fields } = record;
-      return parsed.ok && isDeepStrictEqual(parsed.event, { schema: EVENT_SCHEMA_V1, ...fields, data: JSON.parse(JSON.stringify(record.data)) });
+      // The data names its identity, as the record does (eventData).
+      const data = JSON.parse(JSON.stringify({ ...record.data, identity_id: record.identity_id }));
+      return parsed.ok && isDeepStrictEqual(parsed.event, { schema: EVENT_SCHEMA_V1, ...fields, data });
     }),
   );
   t.pass();

@@ -45,10 +45,20 @@ export interface PublicEvent {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * An event's data as every reader sees it (API, webhooks, Kafka): it names its identity first,
+ * `identity_id`, taken from the record, so events recorded before data carried it name it too.
+ */
+export const eventData = (event: Pick<EventRecord, 'identity_id' | 'data'>): Readonly<Record<string, unknown>> => {
+  if (event.data.identity_id === event.identity_id) return event.data;
+  const { identity_id: _other, ...rest } = event.data;
+  return { identity_id: event.identity_id, ...rest };
+};
+
 export const toPublicEvent = (event: EventRecord): PublicEvent => ({
   id: event.id,
   type: event.type,
   identity_id: event.identity_id,
   occurred_at: event.occurred_at,
-  data: event.data,
+  data: eventData(event),
 });

@@ -26,7 +26,8 @@ export const newEvent = (
   org_id: record.org_id,
   project_id: record.project_id,
   occurred_at: iso(deps.clock.now()),
-  data,
+  // Every event's data names its identity (a webhook receiver has only the data and the type).
+  data: data.identity_id === record.id ? data : { identity_id: record.id, ...data },
 });
 
 /** The record with the event appended to its outbox, numbered after the identity's last event. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EventRecord } from '../domain/event.js';
+import { eventData, type EventRecord } from '../domain/event.js';
 import { iso, isoPlus } from '../domain/time.js';
 import type { DeliveryState } from './delivery-state.js';
 
@@ -56,11 +56,11 @@ export interface DeliveryJob {
 export const deliveryJobId = (eventId: string, webhookId: string): string =>
   `dlv_${createHash('sha256').update(`${eventId}\n${webhookId}`).digest('base64url').slice(0, 32)}`;
 
-export const payloadOf = (event: Pick<EventRecord, 'id' | 'type' | 'occurred_at' | 'data'>): DeliveryPayload => ({
+export const payloadOf = (event: Pick<EventRecord, 'id' | 'type' | 'occurred_at' | 'identity_id' | 'data'>): DeliveryPayload => ({
   id: event.id,
   type: event.type,
   timestamp: event.occurred_at,
-  data: event.data,
+  data: eventData(event),
 });
 
 export const newDeliveryJob = (
