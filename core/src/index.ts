@@ -50,6 +50,8 @@ export {
 export { digestForStorage, EXTRACTION_BOUNDS, MESSAGE_BOUNDS, withoutSpannedBodies, type MessageRecord } from './mail/message-record.js';
 export type { BodySpan, StorageDigest } from './mail/body-span.js';
 export { Waiters } from './mail/waiters.js';
+export { toAuthenticationView, type AuthenticationView, type ShownVerdict } from './mail/authentication-view.js';
 export { type WaitOptions } from './use-cases/mail-reads.js';
 export { relayTick, type RelayOptions, type RelayReport } from './store/event-relay.js';
 export * from './webhooks/index.js';
+export { sharedRandomPool } from './memory/random-pool.js';

@@ -95,3 +95,51 @@ test('mail api: messages list, detail and raw (raw needs secrets:read)', async (
   t.is(rawAnswer.text, bytes.toString('utf8'));
   t.is((await env.call(writer, 'GET', `/v1/identities/${identity.id}/messages/msg_nope`)).json.error.code, 'message_not_found');
 });
+
+test('mail api: message_id is the msg_ id everywhere; the header is rfc_message_id', async (t) => {
+  const writer = await env.keyFor(['identities:read', 'identities:write']);
+  const identity = (await env.call(writer, 'POST', '/v1/identities', { label: 'ids' })).json;
+  const headerId = `<${randomUUID()}@app.example.com>`;
+  const bytes = Buffer.from(message(identity.email).toString('utf8').replace(/^Message-ID: .*$/m, `Message-ID: ${headerId}`));
+  await host.ephemail.mail.ingress.deliver(bytes, { transport: 'smtp', mailFrom: 'b@app.example.com', rcptTo: [identity.email] });
+  const id = (await env.call(writer, 'GET', `/v1/identities/${identity.id}/messages`)).json.items[0].id as string;
+  const detail = (await env.call(writer, 'GET', `/v1/identities/${identity.id}/messages/${id}`)).json;
+  t.is(detail.message_id, id);
+  t.regex(detail.message_id, /^msg_/);
+  t.is(detail.rfc_message_id, headerId);
+  const extraction = (await env.call(writer, 'GET', `/v1/identities/${identity.id}/extractions/latest`)).json;
+  t.is(extraction.message_id, id);
+  const events = (await env.call(writer, 'GET', `/v1/identities/${identity.id}/events`)).json.items;
+  t.true(events.filter((e: any) => e.type === 'email.received' || e.type === 'extraction.completed').every((e: any) => e.data.message_id === id));
+});
+
+test('mail api: with checks off, authentication is still there, every result not_checked', async (t) => {
+  const writer = await env.keyFor(['identities:read', 'identities:write']);
+  const identity = (await env.call(writer, 'POST', '/v1/identities', { label: 'auth' })).json;
+  await host.ephemail.mail.ingress.deliver(message(identity.email), { transport: 'smtp', mailFrom: 'b@app.example.com', rcptTo: [identity.email] });
+  const id = (await env.call(writer, 'GET', `/v1/identities/${identity.id}/messages`)).json.items[0].id as string;
+  const detail = (await env.call(writer, 'GET', `/v1/identities/${identity.id}/messages/${id}`)).json;
+  t.deepEqual(detail.authentication, {
+    checked: false,
+    spf: { result: 'not_checked', domain: null },
+    dkim: { result: 'not_checked', aligned: false, signatures: [] },
+    dmarc: { result: 'not_checked', domain: null, policy: null },
+  });
+});
+
+test('mail api: a long-poll that times out with an extraction in hand says nothing newer arrived', async (t) => {
+  const key = await env.keyFor(['identities:read', 'identities:write']);
+  const identity = (await env.call(key, 'POST', '/v1/identities', { label: 'newer' })).json;
+  const none = await env.call(key, 'GET', `/v1/identities/${identity.id}/extractions/latest?wait=1`);
+  t.is(none.json.error.message, 'No extraction for this identity yet.');
+  await host.ephemail.mail.ingress.deliver(message(identity.email), { transport: 'smtp', mailFrom: null, rcptTo: [identity.email] });
+  const latest = (await env.call(key, 'GET', `/v1/identities/${identity.id}/extractions/latest`)).json;
+  const timedOut = await env.call(key, 'GET', `/v1/identities/${identity.id}/extractions/latest?wait=1&after=${latest.id}`);
+  t.is(timedOut.status, 404);
+  t.is(timedOut.json.error.code, 'extraction_not_found');
+  t.is(timedOut.json.error.message, `No extraction newer than ${latest.id} arrived within 1 s; the latest is still ${latest.id}.`);
+  const lastEvent = (await env.call(key, 'GET', `/v1/identities/${identity.id}/events/latest`)).json;
+  const eventTimedOut = await env.call(key, 'GET', `/v1/identities/${identity.id}/events/latest?wait=1&after=${lastEvent.id}`);
+  t.is(eventTimedOut.json.error.code, 'event_not_found');
+  t.regex(eventTimedOut.json.error.message, /^No event newer than evt_/);
+});

@@ -1,4 +1,4 @@
-import type { DomainError } from '@ephemail/core';
+import type { DomainError, NewerThan } from '@ephemail/core';
 
 /** An error as the API answers it: status, code, message, extra details, and whether to retry. */
 export interface HttpError {
@@ -9,6 +9,12 @@ export interface HttpError {
   readonly retryable?: boolean;
   readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** A long-poll that timed out although the identity has a result: the one the caller holds. */
+const nothingNewer = (what: string, { after, waitSeconds }: NewerThan): string =>
+  waitSeconds > 0
+    ? `No ${what} newer than ${after} arrived within ${waitSeconds} s; the latest is still ${after}.`
+    : `No ${what} newer than ${after}; the latest is still ${after}.`;
 
 const assertNever = (value: never): never => {
   throw new Error(`unmapped domain error: ${JSON.stringify(value)}`);
@@ -50,11 +56,15 @@ export const toHttpError = (error: DomainError): HttpError => {
     case 'DomainNotFound':
       return { status: 404, code: 'domain_not_found', message: `The domain ${error.domain} is not available to this project.` };
     case 'EventNotFound':
-      return { status: 404, code: 'event_not_found', message: 'No such event.' };
+      return { status: 404, code: 'event_not_found', message: error.newerThan === undefined ? 'No such event.' : nothingNewer('event', error.newerThan) };
     case 'WebhookNotFound':
       return { status: 404, code: 'webhook_not_found', message: 'No such webhook endpoint.' };
     case 'ExtractionNotFound':
-      return { status: 404, code: 'extraction_not_found', message: 'No extraction for this identity yet.' };
+      return {
+        status: 404,
+        code: 'extraction_not_found',
+        message: error.newerThan === undefined ? 'No extraction for this identity yet.' : nothingNewer('extraction', error.newerThan),
+      };
     case 'IdempotencyKeyReused':
       return { status: 422, code: 'idempotency_key_reused', message: 'The Idempotency-Key was used with a different request body.' };
     case 'IdempotencyInProgress':

@@ -14,7 +14,7 @@ const envelopeOk = (t: any, res: any, status: number, code: string) => {
   t.is(typeof res.json.error.message, 'string');
   t.is(res.json.requestId, res.headers.get('x-request-id'));
   t.is(res.json.error.details.requestId, res.json.requestId);
-  t.regex(res.json.requestId, /^req_/);
+  t.regex(res.json.requestId, /^req_[A-Za-z0-9_-]{24}$/, 'req_ and 24 URL-safe characters, as docs/api.md says');
   t.is(typeof res.json.timestamp, 'string');
   t.is(typeof res.json.path, 'string');
   t.is(typeof res.json.retryable, 'boolean');

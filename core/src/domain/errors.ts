@@ -15,9 +15,9 @@ export type DomainError =
   | { readonly _tag: 'BatchTooLarge'; readonly max: number; readonly requested: number }
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
-  | { readonly _tag: 'EventNotFound'; readonly id: string }
+  | { readonly _tag: 'EventNotFound'; readonly id: string; readonly newerThan?: NewerThan }
   | { readonly _tag: 'WebhookNotFound'; readonly id: string }
-  | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string }
+  | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string; readonly newerThan?: NewerThan }
   | { readonly _tag: 'IdempotencyKeyReused' }
   | { readonly _tag: 'IdempotencyInProgress' }
   | { readonly _tag: 'NotFound'; readonly resource: string; readonly id: string };
@@ -61,9 +61,17 @@ export const batchTooLarge = (max: number, requested: number): DomainError => ({
 });
 export const lineageDepthExceeded = (max: number): DomainError => ({ _tag: 'LineageDepthExceeded', max });
 export const domainNotFound = (domain: string): DomainError => ({ _tag: 'DomainNotFound', domain });
-export const eventNotFound = (id: string): DomainError => ({ _tag: 'EventNotFound', id });
+/** A long-poll that timed out while the identity had a result already: the one named `after`. */
+export interface NewerThan {
+  readonly after: string;
+  readonly waitSeconds: number;
+}
+
+export const eventNotFound = (id: string, newerThan?: NewerThan): DomainError =>
+  newerThan === undefined ? { _tag: 'EventNotFound', id } : { _tag: 'EventNotFound', id, newerThan };
 export const webhookNotFound = (id: string): DomainError => ({ _tag: 'WebhookNotFound', id });
-export const extractionNotFound = (identityId: string): DomainError => ({ _tag: 'ExtractionNotFound', identityId });
+export const extractionNotFound = (identityId: string, newerThan?: NewerThan): DomainError =>
+  newerThan === undefined ? { _tag: 'ExtractionNotFound', identityId } : { _tag: 'ExtractionNotFound', identityId, newerThan };
 export const idempotencyKeyReused = (): DomainError => ({ _tag: 'IdempotencyKeyReused' });
 export const idempotencyInProgress = (): DomainError => ({ _tag: 'IdempotencyInProgress' });
 export const notFound = (resource: string, id: string): DomainError => ({ _tag: 'NotFound', resource, id });

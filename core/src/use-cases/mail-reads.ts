@@ -12,6 +12,7 @@ import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { MessageRecord } from '../mail/message-record.js';
 import { loadRaw, withBodies } from '../mail/message-record.js';
 import { maskerOfMessage } from '../mail/message-secrets.js';
+import { toAuthenticationView } from '../mail/authentication-view.js';
 import type { Waiters } from '../mail/waiters.js';
 import { C } from '../store/collections.js';
 import type { Page } from './identities.js';
@@ -38,7 +39,11 @@ export const latestExtraction =
           return (await deps.store.get(C.extractions, id)) as ExtractionRecord | undefined;
         };
         const found = await waiters.until(identity.id, check, wait.waitSeconds * 1000);
-        return found === undefined ? E.left(extractionNotFound(identity.id)) : E.right(found);
+        if (found !== undefined) return E.right(found);
+        // Timed out: say whether there is none at all, or none newer than the caller's.
+        const latest = (await currentIdentity(deps, identity.id))?.latest_extraction_id;
+        const held = latest !== null && latest !== undefined && latest === wait.after;
+        return E.left(extractionNotFound(identity.id, held ? { after: wait.after!, waitSeconds: wait.waitSeconds } : undefined));
       }),
     );
 
@@ -54,7 +59,10 @@ export const latestEventWaiting =
           return latest === undefined || latest.id === wait.after ? undefined : toPublicEvent(latest as unknown as EventRecord);
         };
         const found = await waiters.until(identity.id, check, wait.waitSeconds * 1000);
-        return found === undefined ? E.left(eventNotFound(identity.id)) : E.right(found);
+        if (found !== undefined) return E.right(found);
+        const [latest] = await deps.store.find(C.events, { where: { identity_id: identity.id }, sort: { field: 'seq', direction: 'desc' }, limit: 1 });
+        const held = latest !== undefined && latest.id === wait.after;
+        return E.left(eventNotFound(identity.id, held ? { after: wait.after!, waitSeconds: wait.waitSeconds } : undefined));
       }),
     );
 
@@ -83,7 +91,9 @@ const maskHeaders = (headers: MessageRecord['headers'], mask: Mask): Record<stri
  */
 export const toMessageView = (m: MessageRecord, mask: Mask = SHOW) => ({
   ...toMessageSummary(m, mask),
-  message_id: m.message_id,
+  // `message_id` is the `msg_` id everywhere (events, extractions); the header has its own name.
+  message_id: m.id,
+  rfc_message_id: m.message_id,
   date: m.date,
   envelope: m.envelope,
   transport: m.transport,
@@ -92,7 +102,7 @@ export const toMessageView = (m: MessageRecord, mask: Mask = SHOW) => ({
   html: mask(m.html),
   truncated: m.truncated,
   attachments: m.attachments,
-  authentication: m.authentication,
+  authentication: toAuthenticationView(m.authentication),
   sha256: m.sha256,
 });
 

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { sharedRandomPool } from '@ephemail/core';
 import type { Request, Response } from 'express';
 import type { HttpMetrics } from '../metrics.js';
 
@@ -21,8 +21,9 @@ export const requestContext =
   (metrics: HttpMetrics, logger: HttpLogger) =>
   (req: Request, res: Response): void => {
     const started = process.hrtime.bigint();
-    // randomUUID draws from a cached entropy pool: far cheaper per request than randomBytes.
-    const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+    // 18 bytes of the shared pool (one OpenSSL call per 4 KiB, not per request): 24 URL-safe
+    // characters, 144 bits, as the random part of ids.
+    const requestId = `req_${sharedRandomPool.bytes(18).toString('base64url')}`;
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
