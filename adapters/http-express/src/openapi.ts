@@ -1,3 +1,4 @@
+import { EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '@ephemail/core';
 import { z } from 'zod';
 import type { Route } from './routes/route.js';
 import { isMutation } from './routes/route.js';
@@ -29,6 +30,64 @@ const ERROR_ENVELOPE: JsonObject = {
   },
 };
 
+/** Every event's data names its identity; the rest depends on the type (docs/api.md, section 10). */
+const EVENT_DATA: JsonObject = {
+  type: 'object',
+  required: ['identity_id'],
+  properties: { identity_id: { type: 'string', description: 'The identity the event concerns (the same as the record\'s).' } },
+  additionalProperties: true,
+};
+
+const EVENT: JsonObject = {
+  type: 'object',
+  required: ['id', 'type', 'identity_id', 'occurred_at', 'data'],
+  properties: {
+    id: { type: 'string' },
+    type: { type: 'string', enum: [...EVENT_TYPES] },
+    identity_id: { type: 'string' },
+    occurred_at: { type: 'string', format: 'date-time' },
+    data: { $ref: '#/components/schemas/EventData' },
+  },
+};
+
+const EVENT_PAGE: JsonObject = {
+  type: 'object',
+  required: ['items', 'total', 'limit', 'offset'],
+  properties: {
+    items: { type: 'array', items: { $ref: '#/components/schemas/Event' } },
+    total: { type: 'integer' },
+    limit: { type: 'integer' },
+    offset: { type: 'integer' },
+  },
+};
+
+/** The body of a webhook delivery: what a receiver gets, signed (`X-Signature`, `X-Timestamp`). */
+const DELIVERY: JsonObject = {
+  type: 'object',
+  required: ['id', 'type', 'timestamp', 'data'],
+  properties: {
+    id: { type: 'string', description: 'The event id; deliveries are at least once, deduplicate on it.' },
+    type: { type: 'string', enum: [...WEBHOOK_EVENT_TYPES] },
+    timestamp: { type: 'string', format: 'date-time' },
+    data: { $ref: '#/components/schemas/EventData' },
+  },
+};
+
+/** One OpenAPI 3.1 `webhooks` entry per event type an endpoint can subscribe to. */
+const webhooksOf = (): JsonObject =>
+  Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          summary: `A ${type} event delivered to a subscribed endpoint.`,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookDelivery' } } } },
+          responses: { '200': { description: 'Any 2xx acknowledges the delivery; anything else is retried.' } },
+        },
+      },
+    ]),
+  );
+
 const header = (name: string, description: string, required = true): JsonObject => ({
   name, in: 'header', required, description, schema: { type: 'string' },
 });
@@ -49,7 +108,10 @@ const operationOf = (route: Route): JsonObject => ({
   parameters: parametersOf(route),
   ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
   responses: {
-    [String(route.status)]: { description: 'Success.' },
+    [String(route.status)]: {
+      description: 'Success.',
+      ...(route.response === undefined ? {} : { content: { 'application/json': { schema: { $ref: `#/components/schemas/${route.response}` } } } }),
+    },
     default: { description: 'Error.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
   },
 });
@@ -65,8 +127,9 @@ export const buildOpenApi = (routes: readonly Route[], info: { title: string; ve
     openapi: '3.1.0',
     info,
     paths,
+    webhooks: webhooksOf(),
     components: {
-      schemas: { Error: ERROR_ENVELOPE },
+      schemas: { Error: ERROR_ENVELOPE, Event: EVENT, EventPage: EVENT_PAGE, EventData: EVENT_DATA, WebhookDelivery: DELIVERY },
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (aid_...) or access token.' } },
     },
     security: [{ bearer: [] }],

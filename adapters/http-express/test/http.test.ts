@@ -165,6 +165,27 @@ test('http: openapi.json lists every route of the table with its request schema'
   t.is(create.additionalProperties, false);
 });
 
+test('http: openapi.json describes events and every webhook delivery with identity_id in data', async (t) => {
+  const doc = (await api.call('GET', '/v1/openapi.json')).json;
+  t.deepEqual(doc.components.schemas.EventData.required, ['identity_id']);
+  t.is(doc.paths['/v1/identities/{identity_id}/events'].get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/EventPage');
+  t.is(doc.paths['/v1/identities/{identity_id}/events/latest'].get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/Event');
+  t.true(Object.keys(doc.webhooks).includes('identity.extended'));
+  const delivery = doc.webhooks['identity.extended'].post.requestBody.content['application/json'].schema.$ref;
+  t.is(delivery, '#/components/schemas/WebhookDelivery');
+  t.is(doc.components.schemas.WebhookDelivery.properties.data.$ref, '#/components/schemas/EventData');
+});
+
+test('http: events in the API carry identity_id in their data, extension included', async (t) => {
+  const tenant = await api.tenant();
+  const created = await api.call('POST', '/v1/identities', { tenant, body: { label: 'named' } });
+  await api.call('POST', `/v1/identities/${created.json.id}/extend`, { tenant, body: { additional_hours: 2 } });
+  await api.call('POST', `/v1/identities/${created.json.id}/squash`, { tenant });
+  const events = (await api.call('GET', `/v1/identities/${created.json.id}/events`, { tenant })).json.items;
+  t.deepEqual(events.map((e: { type: string }) => e.type), ['identity.squashed', 'identity.extended', 'identity.provisioned']);
+  for (const event of events) t.is(event.data.identity_id, created.json.id, event.type);
+});
+
 test('http: health, readiness and Prometheus metrics by route', async (t) => {
   t.is((await api.call('GET', '/livez')).status, 200);
   t.is((await api.call('GET', '/readyz')).json.status, 'ready');

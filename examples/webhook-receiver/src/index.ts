@@ -15,7 +15,7 @@ const main = () => {
   const previous = process.env.WEBHOOK_SECRET_PREVIOUS;
   const receiver = createWebhookReceiver({
     secrets: previous ? [secret, previous] : secret,
-    onEvent: (event) => console.log(`${event.timestamp} ${event.type} ${event.id}`),
+    onEvent: (event) => console.log(`${event.timestamp} ${event.type} ${event.id} ${event.data.identity_id}`),
   });
   const port = Number(process.env.PORT ?? 8787);
   createServer(receiver).listen(port, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));

@@ -7,7 +7,8 @@ export interface WebhookEvent {
   readonly id: string;
   readonly type: string;
   readonly timestamp: string;
-  readonly data: Readonly<Record<string, unknown>>;
+  /** Type-specific details; every event's data names the identity it concerns. */
+  readonly data: Readonly<{ identity_id: string } & Record<string, unknown>>;
 }
 
 export interface ReceiverOptions {
@@ -50,7 +51,7 @@ const parseEvent = (raw: Buffer): WebhookEvent | undefined => {
   } catch {
     return undefined;
   }
-  if (!isObject(value) || !isObject(value.data)) return undefined;
+  if (!isObject(value) || !isObject(value.data) || typeof value.data.identity_id !== 'string') return undefined;
   const { id, type, timestamp } = value;
   if (typeof id !== 'string' || id === '' || typeof type !== 'string' || typeof timestamp !== 'string') return undefined;
   return value as unknown as WebhookEvent;

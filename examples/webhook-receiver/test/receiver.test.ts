@@ -26,7 +26,7 @@ const start = async (options: Partial<ReceiverOptions> = {}) => {
   return { url, handled, close, post, signed };
 };
 
-const event = (id: string) => JSON.stringify({ id, type: 'identity.provisioned', timestamp: NOW.toISOString(), data: { email: 'a@inbox.test' } });
+const event = (id: string) => JSON.stringify({ id, type: 'identity.provisioned', timestamp: NOW.toISOString(), data: { identity_id: 'ident_1', email: 'a@inbox.test' } });
 
 test('receiver: a valid delivery is received once; the same id again is a duplicate', async (t) => {
   const r = await start();
@@ -58,7 +58,7 @@ test('receiver: bad, stale or missing signatures answer 403 invalid_webhook_sign
 test('receiver: a signed body that is not a delivery answers 400 invalid_payload', async (t) => {
   const r = await start();
   try {
-    for (const body of ['not json', '[]', '{"id":"evt_3"}', '{"id":"","type":"x","timestamp":"t","data":{}}', '{"id":"evt_3","type":"x","timestamp":"t","data":[]}']) {
+    for (const body of ['not json', '[]', '{"id":"evt_3"}', '{"id":"","type":"x","timestamp":"t","data":{}}', '{"id":"evt_3","type":"x","timestamp":"t","data":[]}', '{"id":"evt_3","type":"x","timestamp":"t","data":{"email":"a@b.c"}}']) {
       t.deepEqual(await r.signed(body), { status: 400, json: { error: 'invalid_payload' } }, body);
     }
   } finally {

@@ -76,7 +76,7 @@ export const identityRoutes = (app: Ephemail): Route[] => [
     handle: ({ principal, params }) => app.identities.lineage(principal, params.identity_id!),
   }),
   route<undefined, { limit: number; offset: number }>({
-    method: 'get', path: `${ID}/events`, tag: 'Events', scopes: READ, status: 200, query: pageQuery(50, 200),
+    method: 'get', path: `${ID}/events`, tag: 'Events', scopes: READ, status: 200, query: pageQuery(50, 200), response: 'EventPage',
     summary: "The identity's events, newest first.",
     handle: ({ principal, params, query }) => app.events.list(principal, params.identity_id!, query),
   }),

@@ -19,7 +19,7 @@ export const mailRoutes = (app: Ephemail): Route[] => [
     },
   }),
   route<undefined, LatestEventQuery>({
-    method: 'get', path: `${ID}/events/latest`, tag: 'Events', scopes: READ, status: 200, query: LatestEventQuery,
+    method: 'get', path: `${ID}/events/latest`, tag: 'Events', scopes: READ, status: 200, query: LatestEventQuery, response: 'Event',
     summary: "The identity's most recent event; `wait` long-polls for one (other than `after`).",
     handle: ({ principal, params, query }) => app.events.latestWaiting(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after }),
   }),

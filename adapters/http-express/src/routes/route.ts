@@ -26,6 +26,8 @@ export interface Route<B = unknown, Q = unknown> {
   readonly query?: z.ZodType<Q>;
   /** Status of a successful answer. */
   readonly status: number;
+  /** The component schema of a successful answer in the OpenAPI document, when it has one (`Event`). */
+  readonly response?: 'Event' | 'EventPage';
   /** When set, a successful answer is sent as bytes of this type (the handler returns a Buffer). */
   readonly contentType?: string;
   readonly handle: (context: RouteContext<B, Q>) => Promise<Either<DomainError, unknown>>;
