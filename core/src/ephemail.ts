@@ -30,12 +30,16 @@ import { createMailIngress } from './mail/ingress.js';
 import type { MessageAuthenticator } from './mail/ports.js';
 import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
+import type { DomainOptions } from './domains/facade.js';
+import { domainDeps, domainsFacade } from './domains/facade.js';
 import type { WebhookOptions } from './webhooks/facade.js';
 import { webhookDeps, webhooksFacade } from './webhooks/facade.js';
 import type { RetryPolicy } from './webhooks/retry-schedule.js';
 import { assertRetryPolicy, DEFAULT_RETRY_POLICY } from './webhooks/retry-schedule.js';
 
 export interface EphemailOptions extends WebhookOptions {
+  /** Custom domains: the DNS lookups of verification and the MX host. */
+  readonly domains?: DomainOptions;
   readonly store: DocumentStore;
   readonly inboxDomain: string;
   readonly clock?: Clock;
@@ -152,6 +156,7 @@ export const createEphemail = (options: EphemailOptions) => {
         releaseIdempotencyKey(deps, ...args),
     },
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
+    domains: domainsFacade(domainDeps(deps, options.domains ?? {})),
     relays: {
       /**
        * One tick of a named relay over the event log (its own stored cursor, leased, at least

@@ -55,3 +55,7 @@ export { type WaitOptions } from './use-cases/mail-reads.js';
 export { relayTick, type RelayOptions, type RelayReport } from './store/event-relay.js';
 export * from './webhooks/index.js';
 export { sharedRandomPool } from './memory/random-pool.js';
+export type { DnsAnswer, DnsRecords, MxRecord } from './domains/ports.js';
+export type { DomainOptions } from './domains/facade.js';
+export { normalizeHostname } from './domains/hostname.js';
+export type { DomainView, DomainSummary, DnsRecordView } from './domains/domain-record.js';

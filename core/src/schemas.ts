@@ -18,10 +18,8 @@ const ttlHours = z
   .min(TTL_HOURS.min)
   .max(TTL_HOURS.max)
   .describe(`Lifetime in hours, ${TTL_HOURS.min}..${TTL_HOURS.max}.`);
-const hostname = z
-  .string()
-  .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a domain name');
+// Checked and normalised (IDN to punycode) by the use case: domains/hostname.ts.
+const hostname = z.string().trim().min(1).max(253);
 // Values are checked by one iterative walk rather than z.json, which recurses: a value nested
 // thousands of levels deep must be answered 400, not overflow the stack.
 const metadata = z
@@ -43,6 +41,11 @@ export const CreateIdentityBody = z.strictObject({
   metadata: metadata.optional(),
 });
 export type CreateIdentityBody = z.infer<typeof CreateIdentityBody>;
+
+export const RegisterDomainBody = z.strictObject({
+  domain: hostname.describe('The hostname to receive mail for (an internationalised name is stored in punycode).'),
+});
+export type RegisterDomainBody = z.infer<typeof RegisterDomainBody>;
 
 export const ExtendIdentityBody = z.strictObject({
   additional_hours: z.number().int().min(EXTEND_HOURS.min).max(EXTEND_HOURS.max),
@@ -167,3 +170,6 @@ export const ListDeliveriesQuery = pageQuery(50, 200).extend({
   state: z.enum(DELIVERY_STATES).optional().describe('Only deliveries in this state.'),
 });
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
+
+export const ListDomainsQuery = pageQuery(50, 200);
+export type ListDomainsQuery = z.infer<typeof ListDomainsQuery>;

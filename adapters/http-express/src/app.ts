@@ -19,6 +19,7 @@ import { identityRoutes } from './routes/identities.js';
 import { mailRoutes } from './routes/mail.js';
 import type { Route } from './routes/route.js';
 import { webhookRoutes } from './routes/webhooks.js';
+import { domainRoutes } from './routes/domains.js';
 
 export interface HttpAppOptions {
   readonly logger?: HttpLogger;
@@ -32,7 +33,7 @@ export interface HttpAppOptions {
 }
 
 /** Every /v1 route of the service, in registration order. */
-export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app)];
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app)];
 
 const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   const type = (error as { type?: string }).type;

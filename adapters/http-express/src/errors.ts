@@ -55,6 +55,32 @@ export const toHttpError = (error: DomainError): HttpError => {
       return { status: 409, code: 'lineage_depth_exceeded', message: `Lineage is limited to depth ${error.max}.`, details: { max: error.max } };
     case 'DomainNotFound':
       return { status: 404, code: 'domain_not_found', message: `The domain ${error.domain} is not available to this project.` };
+    case 'DomainNotVerified':
+      return {
+        status: 400,
+        code: 'domain_not_verified',
+        message: `The domain ${error.domain} is not verified yet: publish its DNS records and call POST /v1/domains/{id}/verify.`,
+      };
+    case 'DomainAlreadyRegistered':
+      return { status: 409, code: 'domain_already_registered', message: `The domain ${error.domain} is registered already.` };
+    case 'DomainQuotaExceeded':
+      return {
+        status: 403,
+        code: 'domain_quota_exceeded',
+        message: `The plan allows at most ${error.limit} custom domains.`,
+        details: { resource: 'domains', limit: error.limit },
+      };
+    case 'DnsVerificationFailed':
+      return {
+        status: 422,
+        code: 'dns_verification_failed',
+        message: `DNS does not hold the ${error.records.filter((r) => r.status !== 'verified').map((r) => `${r.type} record at ${r.host}`).join(' and ')} yet.`,
+        details: { domain: error.domain, records: error.records },
+      };
+    case 'DependencyTimeout':
+      return { status: 503, code: 'dependency_timeout', message: error.message, retryable: true, headers: { 'Retry-After': '5' }, details: { dependency: error.dependency } };
+    case 'DependencyUnavailable':
+      return { status: 503, code: 'dependency_unavailable', message: error.message, retryable: true, headers: { 'Retry-After': '5' }, details: { dependency: error.dependency } };
     case 'EventNotFound':
       return { status: 404, code: 'event_not_found', message: error.newerThan === undefined ? 'No such event.' : nothingNewer('event', error.newerThan) };
     case 'WebhookNotFound':

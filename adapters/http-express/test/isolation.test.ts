@@ -6,7 +6,7 @@ import { startApi } from './support.js';
  * Every registered route is called by tenant B against tenant A's data. A route missing from
  * CASES fails the suite, so a new route cannot ship without its isolation check.
  */
-type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; path: string; method: string }) => Promise<void>;
+type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; path: string; method: string }) => Promise<void>;
 
 const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method }) => {
   const body = path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
@@ -40,7 +40,30 @@ const expectWebhookNotFoundLikeUnknown: Case = async ({ api, b, hook, path, meth
   }
 };
 
+const expectDomainNotFoundLikeUnknown: Case = async ({ api, b, dom, path, method }) => {
+  const foreign = await api.call(method, path.replace(':domain_id', dom), { tenant: b, body: method === 'POST' ? {} : undefined });
+  const unknown = await api.call(method, path.replace(':domain_id', 'dom_doesnotexist000000000000'), { tenant: b, body: method === 'POST' ? {} : undefined });
+  if (foreign.status !== 404 || foreign.json.error.code !== 'domain_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
+  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
+    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
+  }
+};
+
 const CASES: Record<string, Case> = {
+  'POST /v1/domains': async ({ api, a, b, dom }) => {
+    const mine = (await api.call('GET', `/v1/domains/${dom}`, { tenant: a })).json.domain;
+    // A name is registered once across tenants: B is told so, and A's registration is untouched.
+    const taken = await api.call('POST', '/v1/domains', { tenant: b, body: { domain: mine } });
+    if (taken.status !== 409) throw new Error(`B registered A's domain: ${taken.text}`);
+    if ((await api.call('GET', '/v1/domains', { tenant: a })).json.total !== 1) throw new Error('changed A');
+  },
+  'GET /v1/domains': async ({ api, b, dom }) => {
+    const list = await api.call('GET', '/v1/domains?limit=200', { tenant: b });
+    if (list.json.items.some((item: { id: string }) => item.id === dom)) throw new Error('list shows another tenant');
+  },
+  'GET /v1/domains/:domain_id': expectDomainNotFoundLikeUnknown,
+  'POST /v1/domains/:domain_id/verify': expectDomainNotFoundLikeUnknown,
+  'DELETE /v1/domains/:domain_id': expectDomainNotFoundLikeUnknown,
   'POST /v1/auth/tokens': async ({ api, b }) => {
     const res = await api.call('POST', '/v1/auth/tokens', { tenant: b, body: { scopes: ['identities:read'] } });
     const me = await api.call('GET', '/v1/me', { tenant: { ...b, key: res.json.access_token } });
@@ -103,32 +126,34 @@ const CASES: Record<string, Case> = {
 test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
   const api = await startApi();
   try {
-    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write'];
+    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write'];
     const a = await api.tenant(everything);
     const b = await api.tenant(everything);
     const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;
     const child = (await api.call('POST', `/v1/identities/${victim}/children`, { tenant: a, body: { label: 'kid' } })).json.id;
     const created = (await api.call('POST', '/v1/webhooks', { tenant: a, body: { url: 'https://a.example.com/h', events: ['identity.provisioned'] } })).json;
     const hook = created.id as string;
+    const dom = (await api.call('POST', '/v1/domains', { tenant: a, body: { domain: `a-${a.orgId.slice(4)}.example.org` } })).json.id as string;
     for (const route of api.http.routes) {
       const method = route.method.toUpperCase();
       const name = `${method} ${route.path}`;
       const check = CASES[name];
       t.truthy(check, `no isolation case for ${name}`);
       if (!check) continue;
-      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook), {
+      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook).replace(':domain_id', dom), {
         tenant: { ...b, orgId: a.orgId, projectId: a.projectId },
         body: method === 'GET' ? undefined : {},
       });
       t.is(crossHeaders.status, 403, `${name} with A's headers`);
       t.is(crossHeaders.json.error.code, 'scope_mismatch');
-      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, path: route.path, method }), name);
+      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, path: route.path, method }), name);
     }
     const after = await api.call('GET', `/v1/identities/${victim}`, { tenant: a });
     t.is(after.json.status, 'provisioned', 'A’s identity untouched');
     t.is((await api.call('GET', `/v1/identities/${child}`, { tenant: a })).json.status, 'provisioned');
     const hookAfter = (await api.call('GET', `/v1/webhooks/${hook}`, { tenant: a })).json;
     t.like(hookAfter, { url: 'https://a.example.com/h', description: null, secretPreview: created.secretPreview, rotated_at: null }, 'A’s endpoint untouched');
+    t.is((await api.call('GET', `/v1/domains/${dom}`, { tenant: a })).json.status, 'pending_verification', 'A’s domain untouched');
     t.is(Object.keys(CASES).length, api.http.routes.length, 'a case for a route that no longer exists');
   } finally {
     await api.close();

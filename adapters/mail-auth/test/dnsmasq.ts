@@ -71,8 +71,8 @@ const stopper = (child: ChildProcess, pid: number) => async (): Promise<void> =>
   await exited;
 };
 
-const launch = async (records: DnsmasqRecords): Promise<Dnsmasq | undefined> => {
-  const port = await freeUdpPort();
+const launch = async (records: DnsmasqRecords, chosenPort?: number): Promise<Dnsmasq | undefined> => {
+  const port = chosenPort ?? (await freeUdpPort());
   const server = `127.0.0.1:${port}`;
   const child = spawn('dnsmasq', [
     '--no-daemon', `--port=${port}`, '--listen-address=127.0.0.1', '--bind-interfaces',
@@ -97,11 +97,15 @@ const launch = async (records: DnsmasqRecords): Promise<Dnsmasq | undefined> => 
   throw new Error(`dnsmasq did not answer on ${server}: ${stderr}`);
 };
 
-/** Starts dnsmasq serving `records`; retries on a fresh port when the chosen one was taken. */
-export const startDnsmasq = async (records: DnsmasqRecords): Promise<Dnsmasq> => {
+/**
+ * Starts dnsmasq serving `records`; retries on a fresh port when the chosen one was taken. With
+ * `port` (a server stopped a moment ago, now serving other records) it tries that port only.
+ */
+export const startDnsmasq = async (records: DnsmasqRecords, port?: number): Promise<Dnsmasq> => {
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const started = await launch(records);
+    const started = await launch(records, port);
     if (started) return started;
+    if (port !== undefined) await delay(100);
   }
   throw new Error('dnsmasq found no free port on 127.0.0.1');
 };

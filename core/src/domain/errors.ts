@@ -15,12 +15,27 @@ export type DomainError =
   | { readonly _tag: 'BatchTooLarge'; readonly max: number; readonly requested: number }
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
+  | { readonly _tag: 'DomainNotVerified'; readonly domain: string }
+  | { readonly _tag: 'DomainAlreadyRegistered'; readonly domain: string }
+  | { readonly _tag: 'DomainQuotaExceeded'; readonly limit: number }
+  | { readonly _tag: 'DnsVerificationFailed'; readonly domain: string; readonly records: readonly DnsCheck[] }
+  | { readonly _tag: 'DependencyTimeout'; readonly dependency: string; readonly message: string }
+  | { readonly _tag: 'DependencyUnavailable'; readonly dependency: string; readonly message: string }
   | { readonly _tag: 'EventNotFound'; readonly id: string; readonly newerThan?: NewerThan }
   | { readonly _tag: 'WebhookNotFound'; readonly id: string }
   | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string; readonly newerThan?: NewerThan }
   | { readonly _tag: 'IdempotencyKeyReused' }
   | { readonly _tag: 'IdempotencyInProgress' }
   | { readonly _tag: 'NotFound'; readonly resource: string; readonly id: string };
+
+/** What a DNS check of one required record found (`found`: the values seen at its host). */
+export interface DnsCheck {
+  readonly type: 'MX' | 'TXT';
+  readonly host: string;
+  readonly expected: string;
+  readonly status: 'verified' | 'missing';
+  readonly found: readonly string[];
+}
 
 /** One problem with a request field: `path` is dotted (`identities.2.label`). */
 export interface Issue {
@@ -66,6 +81,13 @@ export interface NewerThan {
   readonly after: string;
   readonly waitSeconds: number;
 }
+
+export const domainNotVerified = (domain: string): DomainError => ({ _tag: 'DomainNotVerified', domain });
+export const domainAlreadyRegistered = (domain: string): DomainError => ({ _tag: 'DomainAlreadyRegistered', domain });
+export const domainQuotaExceeded = (limit: number): DomainError => ({ _tag: 'DomainQuotaExceeded', limit });
+export const dnsVerificationFailed = (domain: string, records: readonly DnsCheck[]): DomainError => ({ _tag: 'DnsVerificationFailed', domain, records });
+export const dependencyTimeout = (dependency: string, message: string): DomainError => ({ _tag: 'DependencyTimeout', dependency, message });
+export const dependencyUnavailable = (dependency: string, message: string): DomainError => ({ _tag: 'DependencyUnavailable', dependency, message });
 
 export const eventNotFound = (id: string, newerThan?: NewerThan): DomainError =>
   newerThan === undefined ? { _tag: 'EventNotFound', id } : { _tag: 'EventNotFound', id, newerThan };

@@ -78,8 +78,9 @@ const identityFinder = (deps: CoreDeps, freshMs: number) => {
   };
   return async (address: string): Promise<IdentityRecord | undefined> => {
     const email = normalise(address);
-    const domain = email.slice(email.lastIndexOf('@') + 1);
-    if (!email.includes('@') || domain !== deps.config.inboxDomain.toLowerCase()) return undefined;
+    // Any domain: an identity on a custom domain (or on one removed since, until the identity
+    // ends) has its address recorded like one on the inbox domain.
+    if (!email.includes('@')) return undefined;
     const identityId = await identityIdOf(email);
     return identityId === undefined ? undefined : read(identityId);
   };

@@ -19,6 +19,9 @@ export const C = {
   relayCursors: 'relay_cursors',
   webhooks: 'webhooks',
   webhookDeliveries: 'webhook_deliveries',
+  domains: 'domains',
+  /** One document per registered hostname (id = the name): what makes a name registered once. */
+  domainNames: 'domain_names',
 } as const;
 
 /**
@@ -54,6 +57,9 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.mailboxCursors, indexes: [] },
   { name: C.relayCursors, indexes: [] },
   { name: C.webhooks, indexes: [['org_id', 'project_id', 'created_at']] },
+  // A project's domains, newest first.
+  { name: C.domains, indexes: [['org_id', 'project_id', 'created_at']] },
+  { name: C.domainNames, indexes: [] },
   {
     name: C.webhookDeliveries,
     indexes: [

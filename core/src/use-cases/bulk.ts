@@ -8,17 +8,15 @@ import { TTL_HOURS, toIdentity } from '../domain/identity.js';
 import type { BulkCreateBody } from '../schemas.js';
 import { loadIdentity } from './identity-access.js';
 import { squashRecord } from './identities.js';
-import { provisionIdentities, resolveDomain } from './provision-identities.js';
+import { inboxDomainOf, provisionIdentities } from './provision-identities.js';
 
 /** Creates a batch of identities all or nothing: within the plan's batch size and quota. */
 export const bulkCreateIdentities =
   (deps: CoreDeps) =>
   (principal: Principal, input: BulkCreateBody): TE.TaskEither<DomainError, { items: Identity[] }> =>
   async () => {
-    const domain = resolveDomain(deps, undefined);
-    if (E.isLeft(domain)) return domain;
     const specs = input.identities.map((item) => ({ label: item.label, ttlHours: item.ttl_hours ?? TTL_HOURS.default }));
-    const created = await provisionIdentities(deps, principal, specs, { domain: domain.right, bulk: true });
+    const created = await provisionIdentities(deps, principal, specs, { domain: inboxDomainOf(deps), bulk: true });
     return E.map((records: typeof created extends E.Either<unknown, infer R> ? R : never) => ({
       items: records.map(toIdentity),
     }))(created);

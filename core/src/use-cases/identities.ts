@@ -26,7 +26,7 @@ export const createIdentity =
   (deps: CoreDeps) =>
   (principal: Principal, input: CreateIdentityBody): TE.TaskEither<DomainError, Identity> =>
     pipe(
-      TE.fromEither(resolveDomain(deps, input.domain)),
+      () => resolveDomain(deps, principal, input.domain),
       TE.flatMap((domain) => () => {
         const spec = { label: input.label, ttlHours: input.ttl_hours ?? TTL_HOURS.default, metadata: input.metadata };
         return provisionIdentities(deps, principal, [spec], { domain });

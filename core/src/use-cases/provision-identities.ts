@@ -3,7 +3,9 @@ import type { Principal } from '../auth/principal.js';
 import { planLimitsOf } from '../auth/tenancy.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
-import { batchTooLarge, domainNotFound, quotaExceeded } from '../domain/errors.js';
+import { batchTooLarge, domainNotFound, domainNotVerified, invalidRequest, quotaExceeded } from '../domain/errors.js';
+import type { DomainRecord } from '../domains/domain-record.js';
+import { normalizeHostname } from '../domains/hostname.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import { HOUR_MS, iso, isoPlus } from '../domain/time.js';
 import { C } from '../store/collections.js';
@@ -26,10 +28,23 @@ export interface Placement {
   readonly bulk?: boolean;
 }
 
-/** The domain an identity may use: the inbox domain (custom domains plug in here later). */
-export const resolveDomain = (deps: CoreDeps, requested: string | undefined): E.Either<DomainError, string> => {
-  const domain = (requested ?? deps.config.inboxDomain).toLowerCase();
-  return domain === deps.config.inboxDomain.toLowerCase() ? E.right(domain) : E.left(domainNotFound(domain));
+/** The inbox domain, which every identity may use. */
+export const inboxDomainOf = (deps: CoreDeps): string => deps.config.inboxDomain.toLowerCase();
+
+/**
+ * The domain an identity may use: the inbox domain, or a verified custom domain of the caller's
+ * project. A name no project of the caller's registered answers `domain_not_found`, exactly like
+ * another tenant's; the project's own unverified domain answers `domain_not_verified`.
+ */
+export const resolveDomain = async (deps: CoreDeps, principal: Pick<Principal, 'orgId' | 'projectId'>, requested: string | undefined): Promise<E.Either<DomainError, string>> => {
+  if (requested === undefined) return E.right(inboxDomainOf(deps));
+  const name = normalizeHostname(requested);
+  if (!name.ok) return E.left(invalidRequest('The request body is invalid.', [{ path: 'body.domain', message: name.reason }]));
+  if (name.domain === inboxDomainOf(deps)) return E.right(name.domain);
+  const claim = await deps.store.get(C.domainNames, name.domain);
+  const record = typeof claim?.domain_id === 'string' ? ((await deps.store.get(C.domains, claim.domain_id)) as DomainRecord | undefined) : undefined;
+  if (record === undefined || record.org_id !== principal.orgId || record.project_id !== principal.projectId) return E.left(domainNotFound(name.domain));
+  return record.status === 'verified' ? E.right(name.domain) : E.left(domainNotVerified(name.domain));
 };
 
 /** Attempts at a free address before giving up; each collides with odds of about 2^-72. */

@@ -87,6 +87,7 @@ const EnvShape = z.object({
     IMAP_POLL_INTERVAL_MS: z.coerce.number().int().min(1000).default(30_000),
     MAIL_AUTH: z.enum(['on', 'off']).optional(),
     DNS_SERVERS: csv.optional(),
+    MX_HOST: z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name').optional(),
     DATA_KEY: z
       .string()
       .regex(/^([0-9a-f]{64}|[A-Za-z0-9+/]{43}=)$/i, 'must be 32 bytes: 64 hex characters or 44 base64 characters')
@@ -138,6 +139,8 @@ const defaultDeliveryThreads = (databaseUrl: string): number => (isSharedStoreUr
 export const EnvSchema = EnvShape.transform((env) => ({
   ...env,
   INBOX_DOMAIN: (env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN).toLowerCase(),
+  // Where custom domains' MX records point: this host's MX name.
+  MX_HOST: (env.MX_HOST ?? `mx.${env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN}`).toLowerCase().replace(/\.$/, ''),
   SMTP_HOST: env.SMTP_HOST ?? env.HOST,
   // SPF/DKIM/DMARC need DNS answers from the internet: on by default in production only.
   MAIL_AUTH: env.MAIL_AUTH ?? (env.EPHEMAIL_MODE === 'production' ? 'on' : 'off'),

@@ -3,7 +3,7 @@ import type { DocumentStore, Ephemail, MessageParser } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
 import { createHttpApp } from '@ephemail/http-express';
 import { createGuardedClient, createUrlGuard } from '@ephemail/http-outbound';
-import { createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
+import { createDnsRecords, createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
 import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/mail-parse';
 import { createNodemailerMailSender } from '@ephemail/mail-smtp';
 import type { Logger } from 'pino';
@@ -92,6 +92,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
         dataKey: dataKeyOrWarn(config, d.resolve<Logger>(TOKENS.logger)),
         urlGuard: createUrlGuard(),
+        domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
         config: {
           allowHttpLoopback: config.EPHEMAIL_MODE === 'development',
           webhookRetry: { attempts: config.WEBHOOK_MAX_ATTEMPTS, baseMs: config.WEBHOOK_BASE_DELAY_MS, capMs: config.WEBHOOK_MAX_DELAY_MS },
