@@ -31,6 +31,7 @@ import type { MessageAuthenticator } from './mail/ports.js';
 import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
 import type { DomainOptions } from './domains/facade.js';
+import { reliabilityFacade } from './reliability/facade.js';
 import { domainDeps, domainsFacade } from './domains/facade.js';
 import type { WebhookOptions } from './webhooks/facade.js';
 import { webhookDeps, webhooksFacade } from './webhooks/facade.js';
@@ -157,6 +158,7 @@ export const createEphemail = (options: EphemailOptions) => {
     },
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
     domains: domainsFacade(domainDeps(deps, options.domains ?? {})),
+    reliability: reliabilityFacade(deps, options.urlGuard),
     relays: {
       /**
        * One tick of a named relay over the event log (its own stored cursor, leased, at least

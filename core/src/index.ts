@@ -59,3 +59,6 @@ export type { DnsAnswer, DnsRecords, MxRecord } from './domains/ports.js';
 export type { DomainOptions } from './domains/facade.js';
 export { normalizeHostname } from './domains/hostname.js';
 export type { DomainView, DomainSummary, DnsRecordView } from './domains/domain-record.js';
+export type { Run, RunStatus, FlowType, RunResult } from './reliability/run-record.js';
+export { RUN_MAIL_RELAY } from './reliability/facade.js';
+export { TRIGGER_TIMEOUT_MS, type RunJobOptions, type RunJobReport } from './reliability/run-jobs.js';

@@ -173,3 +173,35 @@ export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
 
 export const ListDomainsQuery = pageQuery(50, 200);
 export type ListDomainsQuery = z.infer<typeof ListDomainsQuery>;
+
+/** Bounds of a reliability run's `timeout_seconds`. */
+export const RUN_TIMEOUT_SECONDS = { min: 10, max: 3600, default: 120 } as const;
+
+const headerName = z
+  .string()
+  .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/, 'must be an HTTP header name')
+  .refine((name) => !['host', 'content-length', 'connection', 'transfer-encoding', 'upgrade', 'te', 'keep-alive', 'proxy-authorization', 'expect'].includes(name.toLowerCase()), 'is set by the service');
+
+export const CreateRunBody = z.strictObject({
+  target_url: z.string().trim().min(1).max(2048).describe('Where the service triggers the flow: https:// only (plain http:// to loopback only in development mode).'),
+  identity_id: z.string().min(1).max(100).describe('A live identity of the project: its address is sent to the target.'),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(RUN_TIMEOUT_SECONDS.min)
+    .max(RUN_TIMEOUT_SECONDS.max)
+    .optional()
+    .describe(`Seconds to wait for the mail after the trigger, ${RUN_TIMEOUT_SECONDS.min}..${RUN_TIMEOUT_SECONDS.max} (default ${RUN_TIMEOUT_SECONDS.default}).`),
+  request: z
+    .strictObject({
+      headers: z
+        .record(headerName, z.string().max(1024).regex(/^[^\r\n\0]*$/, 'must be one line'))
+        .refine((headers) => Object.keys(headers).length <= 20, 'at most 20 headers')
+        .optional(),
+      body_template: z.string().max(8192).optional().describe('The body; every {{email}} becomes the address. Default {"email": "<address>"}.'),
+      content_type: z.string().max(200).regex(/^[^\r\n]*$/).optional().describe('Default application/json.'),
+    })
+    .optional()
+    .describe('How to shape the trigger request for a form that needs more than {"email": …}. Header values are never shown back.'),
+});
+export type CreateRunBody = z.infer<typeof CreateRunBody>;

@@ -55,6 +55,10 @@ export const toHttpError = (error: DomainError): HttpError => {
       return { status: 409, code: 'lineage_depth_exceeded', message: `Lineage is limited to depth ${error.max}.`, details: { max: error.max } };
     case 'DomainNotFound':
       return { status: 404, code: 'domain_not_found', message: `The domain ${error.domain} is not available to this project.` };
+    case 'RunNotFound':
+      return { status: 404, code: 'run_not_found', message: 'No such reliability run.' };
+    case 'SecretNotAvailable':
+      return { status: 404, code: 'secret_not_available', message: error.reason };
     case 'DomainNotVerified':
       return {
         status: 400,

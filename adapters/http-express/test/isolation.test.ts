@@ -6,7 +6,7 @@ import { startApi } from './support.js';
  * Every registered route is called by tenant B against tenant A's data. A route missing from
  * CASES fails the suite, so a new route cannot ship without its isolation check.
  */
-type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; path: string; method: string }) => Promise<void>;
+type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; run: string; path: string; method: string }) => Promise<void>;
 
 const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method }) => {
   const body = path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
@@ -49,7 +49,25 @@ const expectDomainNotFoundLikeUnknown: Case = async ({ api, b, dom, path, method
   }
 };
 
+const expectRunNotFoundLikeUnknown: Case = async ({ api, b, run, path, method }) => {
+  const foreign = await api.call(method, path.replace(':run_id', run), { tenant: b });
+  const unknown = await api.call(method, path.replace(':run_id', 'run_doesnotexist000000000000'), { tenant: b });
+  if (foreign.status !== 404 || foreign.json.error.code !== 'run_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
+  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
+    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
+  }
+};
+
+const runOnVictim: Case = async ({ api, b, victim, path }) => {
+  const res = await api.call('POST', path, { tenant: b, body: { target_url: 'https://b.example.com/reset', identity_id: victim } });
+  if (res.status !== 404 || res.json.error.code !== 'identity_not_found') throw new Error(`B started a run on A's identity: ${res.text}`);
+};
+
 const CASES: Record<string, Case> = {
+  'POST /v1/reliability/password-reset': runOnVictim,
+  'POST /v1/reliability/invite': runOnVictim,
+  'GET /v1/reliability/:run_id': expectRunNotFoundLikeUnknown,
+  'GET /v1/reliability/:run_id/secret': expectRunNotFoundLikeUnknown,
   'POST /v1/domains': async ({ api, a, b, dom }) => {
     const mine = (await api.call('GET', `/v1/domains/${dom}`, { tenant: a })).json.domain;
     // A name is registered once across tenants: B is told so, and A's registration is untouched.
@@ -126,7 +144,7 @@ const CASES: Record<string, Case> = {
 test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
   const api = await startApi();
   try {
-    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write'];
+    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write', 'reliability:write'];
     const a = await api.tenant(everything);
     const b = await api.tenant(everything);
     const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;
@@ -134,19 +152,20 @@ test('isolation: every route refuses another tenant\u2019s headers and never rev
     const created = (await api.call('POST', '/v1/webhooks', { tenant: a, body: { url: 'https://a.example.com/h', events: ['identity.provisioned'] } })).json;
     const hook = created.id as string;
     const dom = (await api.call('POST', '/v1/domains', { tenant: a, body: { domain: `a-${a.orgId.slice(4)}.example.org` } })).json.id as string;
+    const run = (await api.call('POST', '/v1/reliability/invite', { tenant: a, body: { target_url: 'https://a.example.com/invite', identity_id: victim } })).json.id as string;
     for (const route of api.http.routes) {
       const method = route.method.toUpperCase();
       const name = `${method} ${route.path}`;
       const check = CASES[name];
       t.truthy(check, `no isolation case for ${name}`);
       if (!check) continue;
-      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook).replace(':domain_id', dom), {
+      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook).replace(':domain_id', dom).replace(':run_id', run), {
         tenant: { ...b, orgId: a.orgId, projectId: a.projectId },
         body: method === 'GET' ? undefined : {},
       });
       t.is(crossHeaders.status, 403, `${name} with A's headers`);
       t.is(crossHeaders.json.error.code, 'scope_mismatch');
-      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, path: route.path, method }), name);
+      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, run, path: route.path, method }), name);
     }
     const after = await api.call('GET', `/v1/identities/${victim}`, { tenant: a });
     t.is(after.json.status, 'provisioned', 'A’s identity untouched');

@@ -15,6 +15,8 @@ export type DomainError =
   | { readonly _tag: 'BatchTooLarge'; readonly max: number; readonly requested: number }
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
+  | { readonly _tag: 'RunNotFound'; readonly id: string }
+  | { readonly _tag: 'SecretNotAvailable'; readonly runId: string; readonly reason: string }
   | { readonly _tag: 'DomainNotVerified'; readonly domain: string }
   | { readonly _tag: 'DomainAlreadyRegistered'; readonly domain: string }
   | { readonly _tag: 'DomainQuotaExceeded'; readonly limit: number }
@@ -82,6 +84,8 @@ export interface NewerThan {
   readonly waitSeconds: number;
 }
 
+export const runNotFound = (id: string): DomainError => ({ _tag: 'RunNotFound', id });
+export const secretNotAvailable = (runId: string, reason: string): DomainError => ({ _tag: 'SecretNotAvailable', runId, reason });
 export const domainNotVerified = (domain: string): DomainError => ({ _tag: 'DomainNotVerified', domain });
 export const domainAlreadyRegistered = (domain: string): DomainError => ({ _tag: 'DomainAlreadyRegistered', domain });
 export const domainQuotaExceeded = (limit: number): DomainError => ({ _tag: 'DomainQuotaExceeded', limit });

@@ -22,6 +22,7 @@ export const C = {
   domains: 'domains',
   /** One document per registered hostname (id = the name): what makes a name registered once. */
   domainNames: 'domain_names',
+  runs: 'reliability_runs',
 } as const;
 
 /**
@@ -60,6 +61,8 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   // A project's domains, newest first.
   { name: C.domains, indexes: [['org_id', 'project_id', 'created_at']] },
   { name: C.domainNames, indexes: [] },
+  // Runs due for their trigger or timeout; an identity's open runs, when its mail arrives.
+  { name: C.runs, indexes: [['open', 'due_at'], ['identity_id', 'open']] },
   {
     name: C.webhookDeliveries,
     indexes: [

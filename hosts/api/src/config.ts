@@ -99,6 +99,7 @@ const EnvShape = z.object({
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
     WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+    RELIABILITY_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
     KAFKA_BROKERS: csv.optional(),
     KAFKA_TOPIC: z.string().min(1).default('ephemail.events'),
     KAFKA_CLIENT_ID: z.string().min(1).default('ephemail'),

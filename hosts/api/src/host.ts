@@ -13,6 +13,7 @@ import type { KafkaRuntime } from './kafka.js';
 import { startMail } from './mail.js';
 import { startMaintenance } from './scheduler.js';
 import { startWebhookWorker } from './webhook-worker.js';
+import { startReliabilityWorker } from './reliability-worker.js';
 import { describeDatabaseUrl } from './store-factory.js';
 
 export interface RunningHost {
@@ -66,11 +67,18 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     { owner, intervalMs: config.WEBHOOK_INTERVAL_MS, concurrency: config.WEBHOOK_CONCURRENCY, timeoutMs: config.WEBHOOK_TIMEOUT_MS },
     logger.child({ component: 'webhooks' }),
   );
+  const stopReliability = startReliabilityWorker(
+    ephemail,
+    c.resolve<WebhookTransport>(TOKENS.webhookTransport),
+    { owner, intervalMs: config.RELIABILITY_INTERVAL_MS },
+    logger.child({ component: 'reliability' }),
+  );
   const kafka = c.resolve<KafkaRuntime | undefined>(TOKENS.kafka);
   await kafka?.start(ephemail, owner);
   const mailConfig = deliversOnThreads(config, overrides) ? config : { ...config, DELIVERY_THREADS: 0 };
   const mail = await startMail(mailConfig, ephemail, logger).catch(async (error: unknown) => {
     await kafka?.close();
+    await stopReliability();
     await stopWebhooks();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await ephemail.close().catch(() => undefined);
@@ -83,6 +91,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const close = () =>
     (closing ??= (async () => {
       await mail.close();
+      await stopReliability();
       await stopWebhooks();
       // A broker that never answers must not hold the shutdown past its grace period.
       await withinGrace(kafka?.close(), config.SHUTDOWN_GRACE_MS);

@@ -1,0 +1,67 @@
+import type { Ephemail, WebhookTransport } from '@ephemail/core';
+import type { Logger } from 'pino';
+
+export interface ReliabilityWorkerOptions {
+  readonly owner: string;
+  /** How often due runs (timeouts, runs other processes created) and the event log are looked at. */
+  readonly intervalMs: number;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A ticker that never overlaps itself: a wake-up during a tick runs one more tick after it, so
+ * a burst of wake-ups costs two ticks, not one per wake-up.
+ */
+const serial = (work: () => Promise<unknown>, onError: (error: unknown) => void) => {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const tick = (): void => {
+    if (running !== undefined) {
+      again = true;
+      return;
+    }
+    running = work()
+      .then(() => undefined, onError)
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          tick();
+        }
+      });
+  };
+  return { tick, idle: async () => running };
+};
+
+/**
+ * Runs reliability runs in this host process: the job ticker (triggers, timeouts), woken at once
+ * when this process creates a run, and the mail relay, woken by every event this process hears
+ * of, so a run completes as soon as its mail is recorded. The timer catches the rest: deadlines,
+ * runs and mail of other processes. Across processes, leases and compare-and-set share the work.
+ */
+export const startReliabilityWorker = (ephemail: Ephemail, transport: WebhookTransport, options: ReliabilityWorkerOptions, logger: Logger) => {
+  const warn = (what: string) => (error: unknown) => logger.warn({ err: messageOf(error) }, what);
+  const jobs = serial(async () => {
+    const report = await ephemail.reliability.jobsTick(options.owner, transport);
+    if (report.failed > 0 || report.timedOut > 0) logger.info({ ...report }, 'reliability runs');
+  }, warn('reliability run tick failed'));
+  const mail = serial(() => ephemail.reliability.mailTick(options.owner), warn('reliability mail tick failed'));
+  const timer = setInterval(() => {
+    jobs.tick();
+    mail.tick();
+  }, options.intervalMs);
+  timer.unref();
+  const offCreated = ephemail.reliability.onCreated(() => jobs.tick());
+  const offEvents = ephemail.events.subscribe((event) => {
+    if (event.type === 'email.received') mail.tick();
+  });
+  jobs.tick();
+  mail.tick();
+  return async (): Promise<void> => {
+    clearInterval(timer);
+    offCreated();
+    offEvents();
+    await Promise.all([jobs.idle(), mail.idle()]);
+  };
+};
