@@ -60,9 +60,20 @@ const recordMail = async (deps: CoreDeps, event: EventRecord): Promise<number> =
   return recorded;
 };
 
-/** The relay handler: each `email.received` in log order, for the runs that wait for mail. */
+/**
+ * The relay handler: each `email.received`, for the runs that wait for mail. Identities are
+ * independent, so their mail is recorded concurrently; one identity's mail in log order (its
+ * first mail after a trigger is the one that counts).
+ */
 export const recordRunMail = async (deps: CoreDeps, events: readonly EventRecord[]): Promise<number> => {
-  let recorded = 0;
-  for (const event of events) if (event.type === 'email.received') recorded += await recordMail(deps, event);
-  return recorded;
+  const byIdentity = new Map<string, EventRecord[]>();
+  for (const event of events) if (event.type === 'email.received') (byIdentity.get(event.identity_id) ?? byIdentity.set(event.identity_id, []).get(event.identity_id)!).push(event);
+  const counts = await Promise.all(
+    [...byIdentity.values()].map(async (mail) => {
+      let recorded = 0;
+      for (const event of mail) recorded += await recordMail(deps, event);
+      return recorded;
+    }),
+  );
+  return counts.reduce((sum, n) => sum + n, 0);
 };
