@@ -32,6 +32,8 @@ import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
 import type { DomainOptions } from './domains/facade.js';
 import { reliabilityFacade } from './reliability/facade.js';
+import type { BillingOptions } from './billing/facade.js';
+import { billingDeps, billingFacade } from './billing/facade.js';
 import { domainDeps, domainsFacade } from './domains/facade.js';
 import type { WebhookOptions } from './webhooks/facade.js';
 import { webhookDeps, webhooksFacade } from './webhooks/facade.js';
@@ -41,6 +43,8 @@ import { assertRetryPolicy, DEFAULT_RETRY_POLICY } from './webhooks/retry-schedu
 export interface EphemailOptions extends WebhookOptions {
   /** Custom domains: the DNS lookups of verification and the MX host. */
   readonly domains?: DomainOptions;
+  /** Billing and trials: the payment provider. */
+  readonly billing?: BillingOptions;
   readonly store: DocumentStore;
   readonly inboxDomain: string;
   readonly clock?: Clock;
@@ -159,6 +163,7 @@ export const createEphemail = (options: EphemailOptions) => {
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
     domains: domainsFacade(domainDeps(deps, options.domains ?? {})),
     reliability: reliabilityFacade(deps, options.urlGuard),
+    ...billingFacade(billingDeps(deps, options.billing ?? {})),
     relays: {
       /**
        * One tick of a named relay over the event log (its own stored cursor, leased, at least

@@ -62,3 +62,10 @@ export type { DomainView, DomainSummary, DnsRecordView } from './domains/domain-
 export type { Run, RunStatus, FlowType, RunResult } from './reliability/run-record.js';
 export { RUN_MAIL_RELAY } from './reliability/facade.js';
 export { TRIGGER_TIMEOUT_MS, type RunJobOptions, type RunJobReport } from './reliability/run-jobs.js';
+export * from './billing/ports.js';
+export type { BillingOptions } from './billing/facade.js';
+export type { SubscriptionView } from './billing/billing.js';
+export type { Trial, TrialStatus } from './billing/trial-record.js';
+export { TRIAL_PLANS, TRIAL_DAYS, TRIAL_GRACE_DAYS } from './billing/trial-record.js';
+export { REDIRECT_TOKEN_TTL_MS } from './billing/redirect-tokens.js';
+export { hashSecret } from './auth/secrets.js';

@@ -205,3 +205,13 @@ export const CreateRunBody = z.strictObject({
     .describe('How to shape the trigger request for a form that needs more than {"email": …}. Header values are never shown back.'),
 });
 export type CreateRunBody = z.infer<typeof CreateRunBody>;
+
+// The plan is checked by the use case, which answers the spec's `invalid_plan` (not invalid_request).
+export const CheckoutBody = z.strictObject({ plan: z.string().min(1).max(50).describe('starter, growth, pro or enterprise.') });
+export type CheckoutBody = z.infer<typeof CheckoutBody>;
+
+export const StartTrialBody = z.strictObject({ plan: z.string().min(1).max(50).describe('starter, growth or pro.') });
+export type StartTrialBody = z.infer<typeof StartTrialBody>;
+
+export const ListInvoicesQuery = pageQuery(20, 100);
+export type ListInvoicesQuery = z.infer<typeof ListInvoicesQuery>;

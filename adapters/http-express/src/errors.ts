@@ -55,6 +55,30 @@ export const toHttpError = (error: DomainError): HttpError => {
       return { status: 409, code: 'lineage_depth_exceeded', message: `Lineage is limited to depth ${error.max}.`, details: { max: error.max } };
     case 'DomainNotFound':
       return { status: 404, code: 'domain_not_found', message: `The domain ${error.domain} is not available to this project.` };
+    case 'NoActiveSubscription':
+      return { status: 404, code: 'no_active_subscription', message: 'The organization has no active subscription.' };
+    case 'InvalidPlan':
+      return { status: 400, code: 'invalid_plan', message: `"${error.plan}" is not a plan here: one of ${error.allowed.join(', ')}.`, details: { allowed: error.allowed } };
+    case 'ProviderFailed':
+      return { status: 502, code: `${error.operation}_failed`, message: error.message, retryable: error.retryable };
+    case 'TokenInvalid':
+      return { status: 403, code: 'token_invalid', message: 'The token is not valid.' };
+    case 'TokenReplayed':
+      return { status: 409, code: 'token_replayed', message: 'The token was redeemed already.' };
+    case 'TokenExpired':
+      return { status: 410, code: 'token_expired', message: 'The token has expired.' };
+    case 'InvoiceNotFound':
+      return { status: 404, code: 'invoice_not_found', message: 'No such invoice.' };
+    case 'TrialNotFound':
+      return { status: 404, code: 'trial_not_found', message: 'No such trial.' };
+    case 'TrialAlreadyExists':
+      return { status: 409, code: 'trial_already_exists', message: 'The organization has used its trial already.' };
+    case 'TrialExpired':
+      return { status: 410, code: 'trial_expired', message: 'The trial ended and its grace period is over.' };
+    case 'TrialAlreadyConverted':
+      return { status: 409, code: 'trial_already_converted', message: 'The trial was converted already.' };
+    case 'TrialCanceled':
+      return { status: 409, code: 'trial_canceled', message: 'The trial was canceled.' };
     case 'RunNotFound':
       return { status: 404, code: 'run_not_found', message: 'No such reliability run.' };
     case 'SecretNotAvailable':

@@ -5,3 +5,4 @@ export { createHttpMetrics, type HttpMetrics } from './metrics.js';
 export { type HttpLogger, silentLogger } from './middleware/request-context.js';
 export { buildOpenApi } from './openapi.js';
 export { type Route, type RouteContext, route, isMutation } from './routes/route.js';
+export { createCallbackHandler, createInternalApp, type InternalAppOptions } from './internal-app.js';

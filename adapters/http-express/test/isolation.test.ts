@@ -6,7 +6,7 @@ import { startApi } from './support.js';
  * Every registered route is called by tenant B against tenant A's data. A route missing from
  * CASES fails the suite, so a new route cannot ship without its isolation check.
  */
-type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; run: string; path: string; method: string }) => Promise<void>;
+type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; run: string; trial: string; path: string; method: string }) => Promise<void>;
 
 const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method }) => {
   const body = path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
@@ -63,7 +63,39 @@ const runOnVictim: Case = async ({ api, b, victim, path }) => {
   if (res.status !== 404 || res.json.error.code !== 'identity_not_found') throw new Error(`B started a run on A's identity: ${res.text}`);
 };
 
+const expectTrialNotFoundLikeUnknown: Case = async ({ api, b, trial, path, method }) => {
+  const foreign = await api.call(method, path.replace(':trial_id', trial), { tenant: b });
+  const unknown = await api.call(method, path.replace(':trial_id', 'trial_doesnotexist00000000000'), { tenant: b });
+  if (foreign.status !== 404 || foreign.json.error.code !== 'trial_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
+  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
+    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
+  }
+};
+
 const CASES: Record<string, Case> = {
+  'GET /v1/billing/subscription': async ({ api, b }) => {
+    const res = await api.call('GET', '/v1/billing/subscription', { tenant: b });
+    if (res.status !== 404 || res.json.error.code !== 'no_active_subscription') throw new Error(`B sees a subscription: ${res.text}`);
+  },
+  'POST /v1/billing/checkout': async ({ api, a, b }) => {
+    await api.call('POST', '/v1/billing/checkout', { tenant: b, body: { plan: 'pro' } });
+    if ((await api.call('GET', '/v1/billing/subscription', { tenant: a })).json.status !== 'trialing') throw new Error('changed A');
+  },
+  'POST /v1/billing/portal': async ({ api, b }) => {
+    const res = await api.call('POST', '/v1/billing/portal', { tenant: b, body: {} });
+    if (res.json.error?.code !== 'no_active_subscription') throw new Error(`B reached a portal: ${res.text}`);
+  },
+  'GET /v1/billing/invoices': async ({ api, b }) => {
+    if ((await api.call('GET', '/v1/billing/invoices', { tenant: b })).json.total !== 0) throw new Error('B sees invoices');
+  },
+  'POST /v1/trials/start': async ({ api, a, b, trial }) => {
+    const own = await api.call('POST', '/v1/trials/start', { tenant: b, body: { plan: 'starter' } });
+    if (own.status !== 201 || own.json.id === trial) throw new Error(`B's trial: ${own.text}`);
+    if ((await api.call('GET', `/v1/trials/${trial}`, { tenant: a })).json.status !== 'ACTIVE') throw new Error('changed A');
+  },
+  'GET /v1/trials/:trial_id': expectTrialNotFoundLikeUnknown,
+  'POST /v1/trials/:trial_id/convert': expectTrialNotFoundLikeUnknown,
+  'POST /v1/trials/:trial_id/cancel': expectTrialNotFoundLikeUnknown,
   'POST /v1/reliability/password-reset': runOnVictim,
   'POST /v1/reliability/invite': runOnVictim,
   'GET /v1/reliability/:run_id': expectRunNotFoundLikeUnknown,
@@ -144,7 +176,7 @@ const CASES: Record<string, Case> = {
 test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
   const api = await startApi();
   try {
-    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write', 'reliability:write'];
+    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write', 'reliability:write', 'billing:read', 'billing:write', 'trials:write'];
     const a = await api.tenant(everything);
     const b = await api.tenant(everything);
     const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;
@@ -153,19 +185,20 @@ test('isolation: every route refuses another tenant\u2019s headers and never rev
     const hook = created.id as string;
     const dom = (await api.call('POST', '/v1/domains', { tenant: a, body: { domain: `a-${a.orgId.slice(4)}.example.org` } })).json.id as string;
     const run = (await api.call('POST', '/v1/reliability/invite', { tenant: a, body: { target_url: 'https://a.example.com/invite', identity_id: victim } })).json.id as string;
+    const trial = (await api.call('POST', '/v1/trials/start', { tenant: a, body: { plan: 'growth' } })).json.id as string;
     for (const route of api.http.routes) {
       const method = route.method.toUpperCase();
       const name = `${method} ${route.path}`;
       const check = CASES[name];
       t.truthy(check, `no isolation case for ${name}`);
       if (!check) continue;
-      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook).replace(':domain_id', dom).replace(':run_id', run), {
+      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook).replace(':domain_id', dom).replace(':run_id', run).replace(':trial_id', trial), {
         tenant: { ...b, orgId: a.orgId, projectId: a.projectId },
         body: method === 'GET' ? undefined : {},
       });
       t.is(crossHeaders.status, 403, `${name} with A's headers`);
       t.is(crossHeaders.json.error.code, 'scope_mismatch');
-      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, run, path: route.path, method }), name);
+      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, run, trial, path: route.path, method }), name);
     }
     const after = await api.call('GET', `/v1/identities/${victim}`, { tenant: a });
     t.is(after.json.status, 'provisioned', 'A’s identity untouched');
@@ -173,6 +206,7 @@ test('isolation: every route refuses another tenant\u2019s headers and never rev
     const hookAfter = (await api.call('GET', `/v1/webhooks/${hook}`, { tenant: a })).json;
     t.like(hookAfter, { url: 'https://a.example.com/h', description: null, secretPreview: created.secretPreview, rotated_at: null }, 'A’s endpoint untouched');
     t.is((await api.call('GET', `/v1/domains/${dom}`, { tenant: a })).json.status, 'pending_verification', 'A’s domain untouched');
+    t.is((await api.call('GET', `/v1/trials/${trial}`, { tenant: a })).json.status, 'ACTIVE', 'A’s trial untouched');
     t.is(Object.keys(CASES).length, api.http.routes.length, 'a case for a route that no longer exists');
   } finally {
     await api.close();

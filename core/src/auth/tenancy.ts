@@ -78,3 +78,8 @@ export const planLimitsOf = async (deps: CoreDeps, orgId: string): Promise<PlanL
   known.set(orgId, { plan: org.plan, until: now + PLAN_CACHE_MS });
   return deps.config.plans[org.plan];
 };
+
+/** Drops this process's copy of an organization's plan: the process that changed it applies it at once. */
+export const forgetPlan = (deps: CoreDeps, orgId: string): void => {
+  plansRead.get(deps)?.delete(orgId);
+};

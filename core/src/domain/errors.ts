@@ -16,6 +16,18 @@ export type DomainError =
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
   | { readonly _tag: 'RunNotFound'; readonly id: string }
+  | { readonly _tag: 'NoActiveSubscription' }
+  | { readonly _tag: 'InvalidPlan'; readonly plan: string; readonly allowed: readonly string[] }
+  | { readonly _tag: 'ProviderFailed'; readonly operation: 'checkout' | 'portal'; readonly message: string; readonly retryable: boolean }
+  | { readonly _tag: 'TokenInvalid' }
+  | { readonly _tag: 'TokenReplayed' }
+  | { readonly _tag: 'TokenExpired' }
+  | { readonly _tag: 'InvoiceNotFound'; readonly id: string }
+  | { readonly _tag: 'TrialNotFound'; readonly id: string }
+  | { readonly _tag: 'TrialAlreadyExists' }
+  | { readonly _tag: 'TrialExpired'; readonly id: string }
+  | { readonly _tag: 'TrialAlreadyConverted'; readonly id: string }
+  | { readonly _tag: 'TrialCanceled'; readonly id: string }
   | { readonly _tag: 'SecretNotAvailable'; readonly runId: string; readonly reason: string }
   | { readonly _tag: 'DomainNotVerified'; readonly domain: string }
   | { readonly _tag: 'DomainAlreadyRegistered'; readonly domain: string }
@@ -84,6 +96,18 @@ export interface NewerThan {
   readonly waitSeconds: number;
 }
 
+export const noActiveSubscription = (): DomainError => ({ _tag: 'NoActiveSubscription' });
+export const invalidPlan = (plan: string, allowed: readonly string[]): DomainError => ({ _tag: 'InvalidPlan', plan, allowed });
+export const providerFailed = (operation: 'checkout' | 'portal', message: string, retryable: boolean): DomainError => ({ _tag: 'ProviderFailed', operation, message, retryable });
+export const tokenInvalid = (): DomainError => ({ _tag: 'TokenInvalid' });
+export const tokenReplayed = (): DomainError => ({ _tag: 'TokenReplayed' });
+export const tokenExpired = (): DomainError => ({ _tag: 'TokenExpired' });
+export const invoiceNotFound = (id: string): DomainError => ({ _tag: 'InvoiceNotFound', id });
+export const trialNotFound = (id: string): DomainError => ({ _tag: 'TrialNotFound', id });
+export const trialAlreadyExists = (): DomainError => ({ _tag: 'TrialAlreadyExists' });
+export const trialExpired = (id: string): DomainError => ({ _tag: 'TrialExpired', id });
+export const trialAlreadyConverted = (id: string): DomainError => ({ _tag: 'TrialAlreadyConverted', id });
+export const trialCanceled = (id: string): DomainError => ({ _tag: 'TrialCanceled', id });
 export const runNotFound = (id: string): DomainError => ({ _tag: 'RunNotFound', id });
 export const secretNotAvailable = (runId: string, reason: string): DomainError => ({ _tag: 'SecretNotAvailable', runId, reason });
 export const domainNotVerified = (domain: string): DomainError => ({ _tag: 'DomainNotVerified', domain });

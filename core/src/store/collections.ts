@@ -23,6 +23,11 @@ export const C = {
   /** One document per registered hostname (id = the name): what makes a name registered once. */
   domainNames: 'domain_names',
   runs: 'reliability_runs',
+  billingAccounts: 'billing_accounts',
+  redirectTokens: 'redirect_tokens',
+  invoices: 'invoices',
+  providerEvents: 'provider_events',
+  trials: 'trials',
 } as const;
 
 /**
@@ -63,6 +68,13 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.domainNames, indexes: [] },
   // Runs due for their trigger or timeout; an identity's open runs, when its mail arrives.
   { name: C.runs, indexes: [['open', 'due_at'], ['identity_id', 'open']] },
+  // An account found by the provider's subscription, when a renewal or cancellation comes in.
+  { name: C.billingAccounts, indexes: [['subscription_reference']] },
+  { name: C.redirectTokens, indexes: [['expires_at']] },
+  { name: C.invoices, indexes: [['org_id', 'created_at']] },
+  { name: C.providerEvents, indexes: [] },
+  // Trials due to expire or to be deleted after their grace.
+  { name: C.trials, indexes: [['org_id'], ['open', 'due_at']] },
   {
     name: C.webhookDeliveries,
     indexes: [

@@ -1,6 +1,9 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { CoreDeps } from '../deps.js';
+import type { IdentityRecord } from '../domain/identity.js';
 import { LIVE_STATUSES } from '../domain/identity.js';
+import { trialClockTick } from '../billing/trials.js';
+import { squashRecord } from './identities.js';
 import { C } from '../store/collections.js';
 import { dueBy } from '../store/due-by.js';
 import { acquireLease } from '../store/leases.js';
@@ -14,6 +17,9 @@ export interface MaintenanceReport {
   readonly expired: number;
   readonly outboxesFlushed: number;
   readonly idempotencyKeysPurged: number;
+  /** Trials that ran out (ACTIVE → EXPIRED), and those whose grace ran out (resources deleted). */
+  readonly trialsExpired: number;
+  readonly trialsPurged: number;
 }
 
 const LEASE = 'maintenance';
@@ -30,7 +36,7 @@ export const runMaintenanceTick = async (
   options: { readonly leaseMs?: number; readonly batch?: number } = {},
 ): Promise<MaintenanceReport> => {
   if (!(await acquireLease(deps, LEASE, owner, options.leaseMs ?? 30_000))) {
-    return { leader: false, expired: 0, outboxesFlushed: 0, idempotencyKeysPurged: 0 };
+    return { leader: false, expired: 0, outboxesFlushed: 0, idempotencyKeysPurged: 0, trialsExpired: 0, trialsPurged: 0 };
   }
   const due = await deps.store.find(C.identities, {
     where: { status: { in: [...LIVE_STATUSES] } },
@@ -45,5 +51,16 @@ export const runMaintenanceTick = async (
   }
   const outboxesFlushed = await sweepOutboxes(deps);
   const idempotencyKeysPurged = await purgeIdempotencyKeys(deps);
-  return { leader: true, expired, outboxesFlushed, idempotencyKeysPurged };
+  const trials = await trialClockTick(deps, (orgId, since) => squashTrialIdentities(deps, orgId, since));
+  return { leader: true, expired, outboxesFlushed, idempotencyKeysPurged, trialsExpired: trials.expired, trialsPurged: trials.purged };
+};
+
+/** A trial's resources, deleted when its grace runs out: the live identities made since it began. */
+const squashTrialIdentities = async (deps: CoreDeps, orgId: string, since: string): Promise<number> => {
+  const live = (await deps.store.find(C.identities, { where: { org_id: orgId, status: { in: [...LIVE_STATUSES] } } })) as unknown as IdentityRecord[];
+  let squashed = 0;
+  for (const identity of live.filter((i) => i.created_at >= since)) {
+    if (E.isRight(await squashRecord(deps, identity, 'trial_expired'))) squashed += 1;
+  }
+  return squashed;
 };

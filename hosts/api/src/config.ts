@@ -100,6 +100,15 @@ const EnvShape = z.object({
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
     WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
     RELIABILITY_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+    PAYMENTS: z.enum(['sandbox']).default('sandbox'),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
+    SANDBOX_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    INTERNAL_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
+    INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
+    INTERNAL_TLS_CERT: z.string().min(1).optional(),
+    INTERNAL_TLS_KEY: z.string().min(1).optional(),
+    INTERNAL_TLS_CA: z.string().min(1).optional(),
+    INTERNAL_SERVICE_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
     KAFKA_BROKERS: csv.optional(),
     KAFKA_TOPIC: z.string().min(1).default('ephemail.events'),
     KAFKA_CLIENT_ID: z.string().min(1).default('ephemail'),
@@ -122,6 +131,11 @@ const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => 
     : []),
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.DATA_KEY === undefined && raw.DATA_KEY_FILE === undefined
     ? ['  DATA_KEY or DATA_KEY_FILE: required in production mode (it seals webhook secrets at rest)']
+    : []),
+  ...(raw.INTERNAL_PORT !== undefined
+    ? ['INTERNAL_TLS_CERT', 'INTERNAL_TLS_KEY', 'INTERNAL_TLS_CA', 'INTERNAL_SERVICE_TOKEN']
+        .filter((name) => raw[name] === undefined)
+        .map((name) => `  ${name}: required with INTERNAL_PORT (the internal listener takes mutual TLS and a service credential)`)
     : []),
   ...(Number(raw.WEBHOOK_MAX_DELAY_MS ?? 1_800_000) < Number(raw.WEBHOOK_BASE_DELAY_MS ?? 1000)
     ? ['  WEBHOOK_MAX_DELAY_MS: must be at least WEBHOOK_BASE_DELAY_MS']

@@ -11,6 +11,7 @@ import { Registry } from 'prom-client';
 import type { DependencyContainer } from 'tsyringe';
 import { container as root, instanceCachingFactory } from 'tsyringe';
 import type { HostConfig } from './config.js';
+import { createHostPayments, type HostPayments } from './payments.js';
 import { loadDataKey } from './data-key.js';
 import { createKafkaRuntime, type KafkaRuntime } from './kafka.js';
 import { createLogger } from './logger.js';
@@ -28,6 +29,7 @@ export const TOKENS = {
   webhookTransport: Symbol('WebhookTransport'),
   kafka: Symbol('KafkaRuntime'),
   parser: Symbol('MessageParser'),
+  payments: Symbol('HostPayments'),
 } as const;
 
 /** The parser of received mail, and how to stop its threads (a no-op without any). */
@@ -81,6 +83,9 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
       return { parser, close: () => parser.close() };
     }),
   });
+  c.register(TOKENS.payments, {
+    useFactory: instanceCachingFactory(() => createHostPayments(config, loadDataKey(config))),
+  });
   c.register(TOKENS.ephemail, {
     useFactory: instanceCachingFactory((d) =>
       createEphemail({
@@ -93,6 +98,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         dataKey: dataKeyOrWarn(config, d.resolve<Logger>(TOKENS.logger)),
         urlGuard: createUrlGuard(),
         domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
+        billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider },
         config: {
           allowHttpLoopback: config.EPHEMAIL_MODE === 'development',
           webhookRetry: { attempts: config.WEBHOOK_MAX_ATTEMPTS, baseMs: config.WEBHOOK_BASE_DELAY_MS, capMs: config.WEBHOOK_MAX_DELAY_MS },

@@ -14,6 +14,8 @@ import { startMail } from './mail.js';
 import { startMaintenance } from './scheduler.js';
 import { startWebhookWorker } from './webhook-worker.js';
 import { startReliabilityWorker } from './reliability-worker.js';
+import { startInternalListener } from './internal-listener.js';
+import type { HostPayments } from './payments.js';
 import { describeDatabaseUrl } from './store-factory.js';
 
 export interface RunningHost {
@@ -21,6 +23,8 @@ export interface RunningHost {
   readonly port: number;
   /** The SMTP port of the MX, when it runs. */
   readonly smtpPort: number | undefined;
+  /** The internal listener's port (mutual TLS), when `INTERNAL_PORT` is set. */
+  readonly internalPort: number | undefined;
   readonly ephemail: Ephemail;
   readonly bootstrap: BootstrapOutcome;
   /** Stops taking requests, lets those in flight finish (up to the grace period), closes the store. */
@@ -53,12 +57,19 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
       throw error;
     });
   const http = c.resolve<ReturnType<typeof createHttpApp>>(TOKENS.http);
-  const server = createServer(http.app);
+  const payments = c.resolve<HostPayments>(TOKENS.payments);
+  const server = createServer(payments.withRoutes(http.app, ephemail));
   await listen(server, config.PORT, config.HOST).catch(async (error: unknown) => {
     await ephemail.close().catch(() => undefined);
     throw error;
   });
   const port = (server.address() as AddressInfo).port;
+  payments.bind(`http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`);
+  const internal = await startInternalListener(config, ephemail).catch(async (error: unknown) => {
+    server.close();
+    await ephemail.close().catch(() => undefined);
+    throw error;
+  });
   const owner = `host-${process.pid}-${randomBytes(4).toString('hex')}`;
   const stopMaintenance = startMaintenance(ephemail, owner, config.MAINTENANCE_INTERVAL_MS, logger);
   const stopWebhooks = startWebhookWorker(
@@ -78,6 +89,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const mailConfig = deliversOnThreads(config, overrides) ? config : { ...config, DELIVERY_THREADS: 0 };
   const mail = await startMail(mailConfig, ephemail, logger).catch(async (error: unknown) => {
     await kafka?.close();
+    await internal?.close();
     await stopReliability();
     await stopWebhooks();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -91,6 +103,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const close = () =>
     (closing ??= (async () => {
       await mail.close();
+      await internal?.close();
       await stopReliability();
       await stopWebhooks();
       // A broker that never answers must not hold the shutdown past its grace period.
@@ -106,5 +119,5 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
       logger.info({}, 'stopped');
     })());
   const url = `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}`;
-  return { url, port, smtpPort: mail.smtpPort, ephemail, bootstrap, close };
+  return { url, port, smtpPort: mail.smtpPort, internalPort: internal?.port, ephemail, bootstrap, close };
 };

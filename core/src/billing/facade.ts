@@ -1,0 +1,52 @@
+import type { CoreDeps } from '../deps.js';
+import { run } from '../use-cases/run.js';
+import type { BillingDeps } from './billing-deps.js';
+import { getSubscription, listInvoices, redeemCheckout, redeemPortal, startCheckout, startPortal, startTrialConversion } from './billing.js';
+import { handleProviderCallback } from './callbacks.js';
+import type { PaymentProvider } from './ports.js';
+import { ProviderError } from './ports.js';
+import { cancelTrial, getTrial, startTrial } from './trials.js';
+
+export interface BillingOptions {
+  /** The payment provider; the host passes the sandbox provider or Stripe's. */
+  readonly provider?: PaymentProvider;
+}
+
+/** Without a provider, every checkout and portal answers 502 (not retryable) and no callback verifies. */
+const NO_PROVIDER: PaymentProvider = {
+  name: 'none',
+  createCustomer: async () => {
+    throw new ProviderError('no payment provider is configured', false);
+  },
+  createCheckoutSession: async () => {
+    throw new ProviderError('no payment provider is configured', false);
+  },
+  createPortalSession: async () => {
+    throw new ProviderError('no payment provider is configured', false);
+  },
+  verifyCallback: () => ({ kind: 'invalid', reason: 'no payment provider is configured' }),
+};
+
+export const billingDeps = (deps: CoreDeps, options: BillingOptions): BillingDeps => ({ ...deps, billing: { provider: options.provider ?? NO_PROVIDER } });
+
+/** The `billing` and `trials` sections of the service. */
+export const billingFacade = (deps: BillingDeps) => ({
+  billing: {
+    subscription: run(getSubscription(deps)),
+    checkout: run(startCheckout(deps)),
+    portal: run(startPortal(deps)),
+    invoices: run(listInvoices(deps)),
+    /** The internal listener's redemptions of one-time redirect tokens. */
+    redeemCheckout: redeemCheckout(deps),
+    redeemPortal: redeemPortal(deps),
+    /** A payment provider's callback, as received (raw body and headers). */
+    callback: (rawBody: Buffer, headers: Parameters<typeof handleProviderCallback>[2]) => handleProviderCallback(deps, rawBody, headers),
+    providerName: deps.billing.provider.name,
+  },
+  trials: {
+    start: run(startTrial(deps)),
+    get: run(getTrial(deps)),
+    convert: run(startTrialConversion(deps)),
+    cancel: run(cancelTrial(deps)),
+  },
+});

@@ -1,0 +1,51 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Ephemail, PaymentProvider } from '@ephemail/core';
+import { createCallbackHandler } from '@ephemail/http-express';
+import express, { type Express } from 'express';
+import type { HostConfig } from './config.js';
+import { sandboxPages } from './payments-sandbox/pages.js';
+import { createSandboxPaymentProvider } from './payments-sandbox/provider.js';
+
+/** The payment provider of this host and the public routes it needs beside the API. */
+export interface HostPayments {
+  readonly provider: PaymentProvider;
+  /** The host's own app with the provider's callback endpoint (and the sandbox's pages) in front of `api`. */
+  readonly withRoutes: (api: Express, ephemail: Ephemail) => Express;
+  /** Tells the provider the host's public base once it listens (when `PUBLIC_URL` is not set). */
+  readonly bind: (url: string) => void;
+}
+
+/**
+ * The sandbox's key: `SANDBOX_SECRET`, else derived from the data key (so every host of a
+ * deployment agrees), else random for this process (development: pages made before a restart
+ * stop working after it).
+ */
+const sandboxKey = (config: HostConfig, dataKey: Buffer | undefined): Buffer => {
+  if (config.SANDBOX_SECRET !== undefined) return createHash('sha256').update(config.SANDBOX_SECRET).digest();
+  if (dataKey !== undefined) return createHash('sha256').update('ephemail payments sandbox\n').update(dataKey).digest();
+  return randomBytes(32);
+};
+
+export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefined): HostPayments => {
+  let publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
+  const key = sandboxKey(config, dataKey);
+  const provider = createSandboxPaymentProvider({ key, publicUrl: () => publicUrl });
+  return {
+    provider,
+    bind: (url) => {
+      if (config.PUBLIC_URL === undefined) publicUrl = url;
+    },
+    withRoutes: (api, ephemail) => {
+      const outer = express();
+      outer.disable('x-powered-by');
+      outer.use(createCallbackHandler(ephemail));
+      outer.use(sandboxPages({ key, callbackUrl: () => `${publicUrl}/v1/billing/callbacks/sandbox` }));
+      outer.use(api);
+      return outer;
+    },
+  };
+};
+
+/** Reads a PEM file named by a setting. */
+export const readPem = (path: string): Buffer => readFileSync(path);
