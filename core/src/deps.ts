@@ -1,6 +1,7 @@
 import type { Clock } from './ports/clock.js';
 import type { DocumentStore } from './ports/document-store.js';
 import type { Ids } from './ports/ids.js';
+import type { Meter } from './metrics/meter.js';
 import type { PlanTable } from './domain/plans.js';
 import type { EventHub } from './store/event-hub.js';
 import type { RetryPolicy } from './webhooks/retry-schedule.js';
@@ -26,5 +27,7 @@ export interface CoreDeps {
   readonly clock: Clock;
   readonly ids: Ids;
   readonly hub: EventHub;
+  /** Where use cases count what happened, for the host's `/metrics` (a no-op by default). */
+  readonly meter: Meter;
   readonly config: CoreConfig;
 }

@@ -28,12 +28,16 @@ import type { MessageParser } from './extraction/message-parser.js';
 import { createMailboxCursorStore } from './mail/cursor-store.js';
 import { createMailIngress } from './mail/ingress.js';
 import type { MessageAuthenticator } from './mail/ports.js';
+import type { Meter } from './metrics/meter.js';
+import { noMeter } from './metrics/meter.js';
+import { registerStoreGauges } from './metrics/store-gauges.js';
 import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
 import type { DomainOptions } from './domains/facade.js';
 import { reliabilityFacade } from './reliability/facade.js';
 import type { BillingOptions } from './billing/facade.js';
 import { billingDeps, billingFacade } from './billing/facade.js';
+import { createApiCallCounter } from './billing/api-calls.js';
 import { domainDeps, domainsFacade } from './domains/facade.js';
 import type { WebhookOptions } from './webhooks/facade.js';
 import { webhookDeps, webhooksFacade } from './webhooks/facade.js';
@@ -60,6 +64,8 @@ export interface EphemailOptions extends WebhookOptions {
   readonly precheckFreshMs?: number;
   /** How often a long-poll waiter checks the store for changes made by other processes. Default 20 ms. */
   readonly longPollIntervalMs?: number;
+  /** Where the service counts what it does, and registers the gauges it reads (see metrics/catalogue.ts). Default: counts nothing. */
+  readonly meter?: Meter;
 }
 
 const NO_PARSER: MessageParser = {
@@ -76,6 +82,7 @@ export const createEphemail = (options: EphemailOptions) => {
     clock: options.clock ?? systemClock,
     ids: options.ids ?? cryptoIds,
     hub: new EventHub(),
+    meter: options.meter ?? noMeter,
     config: {
       inboxDomain: options.inboxDomain,
       plans: options.config?.plans ?? DEFAULT_PLANS,
@@ -87,6 +94,9 @@ export const createEphemail = (options: EphemailOptions) => {
   };
   assertRetryPolicy(deps.config.webhookRetry);
   const waiters = new Waiters(deps, options.longPollIntervalMs);
+  const apiCalls = createApiCallCounter(deps);
+  deps.meter.gauge('ephemail_longpoll_waiters', () => waiters.open);
+  registerStoreGauges(deps, deps.meter);
   const ingress = createMailIngress(deps, {
     parser: options.parser ?? NO_PARSER,
     authenticator: options.authenticator,
@@ -100,6 +110,7 @@ export const createEphemail = (options: EphemailOptions) => {
     ready: () => deps.store.ping(),
     close: async () => {
       waiters.close();
+      await apiCalls.close().catch(() => undefined);
       await deps.store.close();
     },
     mail: {
@@ -163,7 +174,7 @@ export const createEphemail = (options: EphemailOptions) => {
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
     domains: domainsFacade(domainDeps(deps, options.domains ?? {})),
     reliability: reliabilityFacade(deps, options.urlGuard),
-    ...billingFacade(billingDeps(deps, options.billing ?? {})),
+    ...billingFacade(billingDeps(deps, options.billing ?? {}), apiCalls),
     relays: {
       /**
        * One tick of a named relay over the event log (its own stored cursor, leased, at least

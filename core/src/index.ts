@@ -1,6 +1,9 @@
 export * from './ports/document-store.js';
 export * from './ports/clock.js';
 export * from './ports/ids.js';
+export * from './metrics/meter.js';
+export * from './metrics/catalogue.js';
+export { createTally, type SeriesValues, type Tally, type TallySnapshot } from './metrics/tally.js';
 export * from './memory/memory-document-store.js';
 export * from './memory/system.js';
 export * from './domain/errors.js';

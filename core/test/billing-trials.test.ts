@@ -94,3 +94,21 @@ test('billing: a renewal that comes before the checkout that made its subscripti
   t.is(invoices.total, 1);
   t.like(invoices.items[0], { amount_cents: 9_900, currency: 'usd' });
 });
+
+test('usage: API calls are counted per organization and month, refused past the plan, and start again next month', async (t) => {
+  const clock = new FakeClock('2026-03-31T23:59:00.000Z');
+  const plans = { starter: { identities: 5, bulkBatchSize: 5, webhookEndpoints: 1, domains: 1, apiCallsPerMonth: 5 } } as never;
+  const app = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock, config: { plans: { ...(await import('../src/index.js')).DEFAULT_PLANS, ...plans } } });
+  await app.init();
+  const principal = await newPrincipal(app, { plan: 'starter', scopes: ['identities:write', 'billing:read'] });
+  const admitted = [];
+  for (let i = 0; i < 6; i += 1) admitted.push((await app.billing.apiCalls.admit(principal.orgId)).admitted);
+  t.deepEqual(admitted, [true, true, true, true, true, false]);
+  await app.billing.apiCalls.flush();
+  right(await app.identities.create(principal, { label: 'x' }));
+  t.like(right(await app.billing.usage(principal)), { api_calls: 5, api_calls_limit: 5, identities_created: 1, active_identities: 1, identities_limit: 5, domains_registered: 0, domains_limit: 1, period_start: '2026-03-01T00:00:00.000Z' });
+  clock.advance(60_000);
+  t.true((await app.billing.apiCalls.admit(principal.orgId)).admitted, 'a new month');
+  t.like(right(await app.billing.usage(principal)), { api_calls: 1, identities_created: 0, period_start: '2026-04-01T00:00:00.000Z' });
+  await app.close();
+});

@@ -1,10 +1,12 @@
-import type { EventRecord } from '@ephemail/core';
+import type { EventRecord, Meter } from '@ephemail/core';
 import type { Producer } from 'kafkajs';
 import { DEFAULT_TOPIC, toEventMessage } from './event-message.js';
 
 export interface KafkaEventPublisherOptions {
   /** The topic every event goes to. Default `'ephemail.events'`. */
   readonly topic?: string;
+  /** Where sends Kafka did not acknowledge are counted (`ephemail_kafka_publish_errors_total`). Default: counts nothing. */
+  readonly meter?: Meter;
 }
 
 /** Writes logged events to Kafka. */
@@ -28,7 +30,10 @@ export const createKafkaEventPublisher = (producer: Producer, options: KafkaEven
   const publish = async (events: readonly EventRecord[]): Promise<void> => {
     if (events.length === 0) return;
     // One send for the batch: kafkajs groups it into one request per broker, in order per partition.
-    await producer.send({ topic, acks: -1, messages: events.map(toEventMessage) });
+    await producer.send({ topic, acks: -1, messages: events.map(toEventMessage) }).catch((error: unknown) => {
+      options.meter?.count('ephemail_kafka_publish_errors_total');
+      throw error;
+    });
   };
   return { topic, publish };
 };

@@ -1,3 +1,4 @@
+import { createTally } from '@ephemail/core';
 import type { KafkaEvent } from '../src/index.js';
 import { createEventConsumer, createKafkaEventPublisher, startKafkaRelay } from '../src/index.js';
 import { clientFor, eventually, QUICK_GROUP, kafkaSuite, kcat, newTopic, producerFor, recordingLogger, service, unique } from './support.js';
@@ -10,7 +11,8 @@ it('broker outage: a broker taken down mid-stream loses nothing; the relay backs
   const { app, history, log } = await service();
   const cursor = async () => ((await app.deps.store.get('relay_cursors', 'kafka')) as { position?: number } | undefined)?.position ?? 0;
   const { logger, lines } = recordingLogger();
-  const publisher = createKafkaEventPublisher(await producerFor(t, clientFor(cluster)), { topic });
+  const meter = createTally();
+  const publisher = createKafkaEventPublisher(await producerFor(t, clientFor(cluster)), { topic, meter });
   const relay = startKafkaRelay(app, publisher, { owner: unique('host'), intervalMs: 20, maxBackoffMs: 200, batch: 20, logger });
   t.teardown(() => relay.stop());
 
@@ -25,6 +27,7 @@ it('broker outage: a broker taken down mid-stream loses nothing; the relay backs
   await eventually('a failed pass while the broker is down', () => failures().length >= 2);
   t.is(await cursor(), before, 'the cursor does not move past events the broker did not ack');
   t.true(failures().every((line) => typeof line.fields.retryInMs === 'number' && line.fields.retryInMs <= 200));
+  t.true(meter.series('ephemail_kafka_publish_errors_total').get('')![0]! >= failures().length, 'each failed send is counted');
 
   await cluster.up(1);
   const logged = await log();

@@ -1,4 +1,5 @@
-import type { Ephemail } from '@ephemail/core';
+import type { DomainError, Ephemail } from '@ephemail/core';
+import type { Either } from 'fp-ts/lib/Either.js';
 import { hashSecret } from '@ephemail/core';
 import express, { type Request, type Response } from 'express';
 import { timingSafeEqual } from 'node:crypto';
@@ -40,7 +41,7 @@ export const createInternalApp = (app: Ephemail, options: InternalAppOptions) =>
   });
   internal.use(express.json({ limit: '16kb' }));
   const redeem =
-    <S extends z.ZodType>(schema: S, run: (body: z.infer<S>) => Promise<import('fp-ts/lib/Either.js').Either<import('@ephemail/core').DomainError, unknown>>) =>
+    <S extends z.ZodType>(schema: S, run: (body: z.infer<S>) => Promise<Either<DomainError, unknown>>) =>
     async (req: Request, res: Response) => {
       const parsed = schema.safeParse(req.body ?? {});
       if (!parsed.success) {

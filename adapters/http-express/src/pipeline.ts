@@ -16,6 +16,20 @@ const NO_QUERY = z.strictObject({});
 
 const ephemailOf = (req: Request): Ephemail => req.app.locals.ephemail as Ephemail;
 
+/** The plan's API calls of the month are used up: 429 until the month (UTC) ends. */
+const apiCallsExceeded = (limit: number): HttpError => {
+  const now = new Date();
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+  return {
+    status: 429,
+    code: 'quota_exceeded',
+    message: `The plan allows ${limit} API calls a month; they are used up until the month ends (UTC).`,
+    retryable: true,
+    headers: { 'Retry-After': String(Math.ceil((next - now.getTime()) / 1000)) },
+    details: { resource: 'api_calls', limit },
+  };
+};
+
 const authenticate = async (req: Request): Promise<E.Either<HttpError, Principal>> =>
   E.mapLeft(toHttpError)(
     await ephemailOf(req).auth.authenticate({
@@ -49,6 +63,8 @@ export const handlerFor =
       if (E.isLeft(principal)) return fail(principal.left);
       const missing = missingScopes(principal.right.scopes, route.scopes);
       if (missing.length > 0) return fail(toHttpError(forbidden(missing)));
+      const calls = await ephemailOf(req).billing.apiCalls.admit(principal.right.orgId);
+      if (!calls.admitted) return fail(apiCallsExceeded(calls.limit));
       const key = isMutation(route) ? readIdempotencyKey(req) : undefined;
       if (key !== undefined && 'error' in key) return fail(key.error);
       const input = validate(route, req);

@@ -85,6 +85,11 @@ const CASES: Record<string, Case> = {
     const res = await api.call('POST', '/v1/billing/portal', { tenant: b, body: {} });
     if (res.json.error?.code !== 'no_active_subscription') throw new Error(`B reached a portal: ${res.text}`);
   },
+  'GET /v1/billing/usage': async ({ api, b }) => {
+    const usage = await api.call('GET', '/v1/billing/usage', { tenant: b });
+    // A registered a domain; B could not (the name is A's): B's usage must not count it.
+    if (usage.status !== 200 || usage.json.domains_registered !== 0) throw new Error(`B's usage counts A: ${usage.text}`);
+  },
   'GET /v1/billing/invoices': async ({ api, b }) => {
     if ((await api.call('GET', '/v1/billing/invoices', { tenant: b })).json.total !== 0) throw new Error('B sees invoices');
   },

@@ -2,7 +2,7 @@ import type { MailboxCursorStore, MailIngress } from '@ephemail/core';
 import type { ImapFlow } from 'imapflow';
 import { backoffDelay } from './backoff.js';
 import { closeClient, connectClient, createWakeup, pause, type Wakeup } from './imap-session.js';
-import { assertMailboxConfig, describeError, mailboxKey, type MailboxConfig } from './mailbox-config.js';
+import { assertMailboxConfig, DEFAULT_FOLDER, describeError, mailboxKey, type MailboxConfig } from './mailbox-config.js';
 import { resolvePollerOptions, type ImapPollerOptions, type ResolvedPollerOptions } from './poller-options.js';
 import { syncMailbox, type PollReport } from './sync-mailbox.js';
 
@@ -33,6 +33,8 @@ export interface ImapPoller {
 interface LoopContext {
   readonly mailbox: MailboxConfig;
   readonly key: string;
+  /** The mailbox's label in the metrics. */
+  readonly label: string;
   readonly options: ResolvedPollerOptions;
   readonly pass: (client: ImapFlow, signal?: AbortSignal) => Promise<PollReport>;
 }
@@ -111,6 +113,7 @@ const runLoop = async (ctx: LoopContext, signal: AbortSignal): Promise<void> => 
       });
     } catch (error) {
       if (signal.aborted) break;
+      ctx.options.meter.count('ephemail_imap_errors_total', ctx.label);
       const retryInMs = backoffDelay(failures, ctx.options.backoff);
       failures += 1;
       const fields = { mailbox: ctx.key, attempt: failures, retryInMs, ...describeError(error, ctx.mailbox) };
@@ -126,11 +129,19 @@ const passOnItsOwn = async (ctx: LoopContext): Promise<PollReport> => {
   try {
     const report = await ctx.pass(client);
     logReport(ctx, report);
+    if (report.halted?.reason === 'deliver_failed') ctx.options.meter.count('ephemail_imap_errors_total', ctx.label);
     return report;
   } finally {
     await closeClient(client, ctx.options.logoutTimeoutMs);
   }
 };
+
+/** One pass on its own, its failure counted (a session's failures are counted by its loop). */
+const countedPass = (ctx: LoopContext): Promise<PollReport> =>
+  passOnItsOwn(ctx).catch((error: unknown) => {
+    ctx.options.meter.count('ephemail_imap_errors_total', ctx.label);
+    throw error;
+  });
 
 /**
  * Creates the poller of one upstream mailbox. Each new message (UID above the stored cursor,
@@ -148,12 +159,18 @@ export const createImapPoller = (
   assertMailboxConfig(mailbox);
   const resolved = resolvePollerOptions(options);
   const key = mailboxKey(mailbox);
+  const label = options.metricsLabel ?? `${mailbox.host.toLowerCase()}/${mailbox.folder ?? DEFAULT_FOLDER}`;
   const exclusive = createMutex();
   const ctx: LoopContext = {
     mailbox,
     key,
+    label,
     options: resolved,
-    pass: (client, signal) => exclusive(() => syncMailbox(client, { ingress, cursors, mailbox, key, options: resolved, signal })),
+    pass: (client, signal) =>
+      exclusive(() => {
+        resolved.meter.count('ephemail_imap_polls_total', label);
+        return syncMailbox(client, { ingress, cursors, mailbox, key, label, options: resolved, signal });
+      }),
   };
   let running: { readonly controller: AbortController; readonly done: Promise<void> } | undefined;
   return {
@@ -172,6 +189,6 @@ export const createImapPoller = (
       current?.controller.abort();
       await current?.done;
     },
-    pollOnce: () => passOnItsOwn(ctx),
+    pollOnce: () => countedPass(ctx),
   };
 };

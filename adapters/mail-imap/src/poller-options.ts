@@ -1,3 +1,5 @@
+import type { Meter } from '@ephemail/core';
+import { noMeter } from '@ephemail/core';
 import type { BackoffOptions } from './backoff.js';
 
 /** The logging surface the poller needs; pino's logger satisfies it. Fields never hold secrets. */
@@ -29,6 +31,13 @@ export interface ImapPollerOptions {
   readonly maxRecipients?: number;
   /** Longest wait for a clean LOGOUT before the socket is closed. Default 5 000 ms. */
   readonly logoutTimeoutMs?: number;
+  /** Where the poller counts its passes, the messages it fetched and its errors (`ephemail_imap_*`). Default: counts nothing. */
+  readonly meter?: Meter;
+  /**
+   * The `mailbox` label of those counts: a name the operator gave the mailbox, never an address
+   * (the login may be one). Default: the server's host name and the folder, `imap.example.com/INBOX`.
+   */
+  readonly metricsLabel?: string;
 }
 
 /** Options with every default applied. */
@@ -41,6 +50,7 @@ export interface ResolvedPollerOptions {
   readonly batchSize: number;
   readonly maxRecipients: number;
   readonly logoutTimeoutMs: number;
+  readonly meter: Meter;
 }
 
 const silentLogger: PollerLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -69,5 +79,6 @@ export const resolvePollerOptions = (options: ImapPollerOptions = {}): ResolvedP
     batchSize: positiveInteger('batchSize', options.batchSize ?? 50),
     maxRecipients: positiveInteger('maxRecipients', options.maxRecipients ?? 100),
     logoutTimeoutMs: positive('logoutTimeoutMs', options.logoutTimeoutMs ?? 5_000),
+    meter: options.meter ?? noMeter,
   };
 };

@@ -41,6 +41,8 @@ export interface SyncContext {
   readonly cursors: MailboxCursorStore;
   readonly mailbox: MailboxConfig;
   readonly key: string;
+  /** The mailbox's label in the poller's metrics. */
+  readonly label: string;
   readonly options: ResolvedPollerOptions;
   /** Checked between messages, never during one. */
   readonly signal?: AbortSignal;
@@ -97,6 +99,7 @@ const deliverNew = async (client: ImapFlow, ctx: SyncContext, progress: Progress
   for (let start = 0; start < uids.length; start += ctx.options.batchSize) {
     const batch = uids.slice(start, start + ctx.options.batchSize);
     const messages = await client.fetchAll(batch.join(','), { uid: true, source: true }, { uid: true });
+    ctx.options.meter.count('ephemail_imap_messages_fetched_total', ctx.label, messages.length);
     messages.sort((a, b) => a.uid - b.uid);
     for (const message of messages) {
       if (ctx.signal?.aborted) return { reason: 'stopped' };

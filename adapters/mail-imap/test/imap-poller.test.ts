@@ -1,3 +1,4 @@
+import { createTally } from '@ephemail/core';
 import { createImapPoller } from '../src/index.js';
 import { dovecotSuite, mailboxOf, memoryCursorStore, message, recordingIngress, recordingLogger, seeder } from './support.js';
 
@@ -164,4 +165,20 @@ it('imap poller: pollers racing on one mailbox store each message once and leave
   t.is(storedCount(), 8);
   t.is((await cursors.load(pollers[0]!.mailboxKey))?.lastUid, 8);
   t.true(reports.reduce((sum, report) => sum + report.delivered, 0) >= 8);
+});
+
+it('imap poller: passes, fetched messages and failed deliveries are counted under the configured label, never the login', async (t, server) => {
+  const user = server.user();
+  const seed = await seeder(t, server, user);
+  await seed.append('INBOX', message({ subject: 'counted-1', to: 'a@in.example' }));
+  await seed.append('INBOX', message({ subject: 'counted-2', to: 'a@in.example' }));
+  const meter = createTally();
+  const { ingress } = recordingIngress((text) => text.includes('counted-2'));
+  const poller = createImapPoller(ingress, memoryCursorStore(), mailboxOf(server, user), { meter, metricsLabel: 'support-inbox' });
+  t.like(await poller.pollOnce(), { delivered: 1, halted: { reason: 'deliver_failed' } });
+  const counted = (metric: 'ephemail_imap_polls_total' | 'ephemail_imap_messages_fetched_total' | 'ephemail_imap_errors_total') =>
+    Object.fromEntries([...meter.series(metric)].map(([label, values]) => [label, values[0]]));
+  t.deepEqual(counted('ephemail_imap_polls_total'), { 'support-inbox': 1 });
+  t.deepEqual(counted('ephemail_imap_messages_fetched_total'), { 'support-inbox': 2 });
+  t.deepEqual(counted('ephemail_imap_errors_total'), { 'support-inbox': 1 });
 });

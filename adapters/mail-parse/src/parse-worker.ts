@@ -20,6 +20,8 @@ export interface ParseRequest {
 export interface ParseReply {
   readonly id: number;
   readonly outcome: ParseOutcome;
+  /** How long the engine took, when the worker ran it. */
+  readonly extractionSeconds?: number;
 }
 
 /** Sent once the thread has loaded its parser. */
@@ -38,24 +40,26 @@ const setup = workerData as WorkerSetup;
 const parser = createPostalMimeMailParser(setup.options);
 
 /**
- * The outcome with what a delivery would derive from it: the engine's answer and the storage
- * digest. A body the digest finds in the raw bytes (within its bound) goes back empty: the
+ * The answer to a request: the outcome with what a delivery would derive from it, the engine's
+ * answer (and its time) and the storage digest. A body the digest finds in the raw bytes (within its bound) goes back empty: the
  * delivering thread then neither copies it in nor keeps it, and stores the span (ADR 0023).
  */
-const withDerived = (outcome: ParseOutcome, raw: Uint8Array): ParseOutcome => {
-  if (!outcome.ok || !setup.extract) return outcome;
+const replyFor = (id: number, outcome: ParseOutcome, raw: Uint8Array): ParseReply => {
+  if (!outcome.ok || !setup.extract) return { id, outcome };
   try {
+    const started = performance.now();
     const extraction = extractForDelivery(outcome.message);
+    const extractionSeconds = (performance.now() - started) / 1000;
     const digest = digestForStorage(raw, outcome.message);
-    return { ok: true, message: withoutSpannedBodies(outcome.message, digest), extraction, digest };
+    return { id, outcome: { ok: true, message: withoutSpannedBodies(outcome.message, digest), extraction, digest }, extractionSeconds };
   } catch {
     // The delivering thread runs the engine itself and meets the same error there, where it is reported.
-    return outcome;
+    return { id, outcome };
   }
 };
 
 port.on('message', (request: ParseRequest) => {
-  void parser.parse(request.raw, request.envelopeFrom).then((outcome) => port.postMessage({ id: request.id, outcome: withDerived(outcome, request.raw) } satisfies ParseReply));
+  void parser.parse(request.raw, request.envelopeFrom).then((outcome) => port.postMessage(replyFor(request.id, outcome, request.raw)));
 });
 
 // Messages posted while the thread was starting wait in its queue; the watchdog counts from here.

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { ParseFailure, ParseOutcome } from '@ephemail/core';
+import type { Meter, ParseFailure, ParseOutcome } from '@ephemail/core';
+import { noMeter } from '@ephemail/core';
 import { DEFAULT_LIMITS, precheck, type MailParseLimits } from './limits.js';
 import type { ParseReply, ParseRequest, WorkerReady } from './parse-worker.js';
 import type { MailParseOptions, PostalMimeMailParser } from './postal-mime-mail-parser.js';
@@ -34,6 +35,11 @@ export interface WorkerMailParserOptions extends MailParseOptions {
    * file) unless a bundle puts it elsewhere.
    */
   readonly workerModule?: URL;
+  /**
+   * Where the time the engine took in a worker is observed (`ephemail_extraction_duration_seconds`);
+   * the delivery that gets the answer counts its outcome. Default: counts nothing.
+   */
+  readonly meter?: Meter;
 }
 
 /** A parser whose work runs on worker threads; `close` stops them. */
@@ -88,7 +94,7 @@ const failure = (error: ParseFailure): ParseOutcome => ({ ok: false, error });
  * messages are parsed on the calling thread, so mail keeps flowing. Never throws.
  */
 export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): WorkerMailParser => {
-  const { threads: count = 1, extract = true, watchdogMs: watchdog, workerModule = WORKER_URL, inlineBelowBytes = 0, ...parseOptions } = options;
+  const { threads: count = 1, extract = true, watchdogMs: watchdog, workerModule = WORKER_URL, inlineBelowBytes = 0, meter = noMeter, ...parseOptions } = options;
   const source = workerSource(workerModule);
   if (!Number.isInteger(count) || count < 1) throw new RangeError('mail-parse: threads must be a positive integer');
   if (!Number.isInteger(inlineBelowBytes) || inlineBelowBytes < 0) throw new RangeError('mail-parse: inlineBelowBytes must be a non-negative integer');
@@ -125,6 +131,7 @@ export const createWorkerMailParser = (options: WorkerMailParserOptions = {}): W
       const pending = current.pending.get(reply.id);
       if (pending === undefined) return;
       current.pending.delete(reply.id);
+      if (reply.extractionSeconds !== undefined) meter.observe('ephemail_extraction_duration_seconds', reply.extractionSeconds);
       pending.resolve(reply.outcome);
     });
     const replace = (): void => {

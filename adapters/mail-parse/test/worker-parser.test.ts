@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { BodySpan, ParseOutcome } from '@ephemail/core';
-import { digestForStorage, extractForDelivery, MESSAGE_BOUNDS } from '@ephemail/core';
+import { createTally, digestForStorage, extractForDelivery, MESSAGE_BOUNDS, METRICS } from '@ephemail/core';
 import { createPostalMimeMailParser, createWorkerMailParser } from '../src/index.js';
 
 /** A worker's successful outcome as a delivery reads it: each body it emptied read back from its span. */
@@ -37,6 +37,17 @@ test('worker parser: the outcome is the in-thread parser\'s, with the engine\'s 
     t.deepEqual(digest, digestForStorage(raw, expected.message));
     t.is(extraction?.top?.value, String(400_000 + i * 7_919));
   }
+});
+
+test('worker parser: the time the engine took in a worker is observed on the meter; a message parsed inline is not', async (t) => {
+  const meter = createTally();
+  const workers = createWorkerMailParser({ meter, inlineBelowBytes: 64 });
+  t.teardown(() => workers.close());
+  const tiny = Buffer.from('From: a@app.example.com\r\nSubject: x\r\n\r\nhi\r\n');
+  t.true((await workers.parse(tiny)).ok);
+  t.true((await workers.parse(codeMail('482913'))).ok);
+  const observed = meter.series('ephemail_extraction_duration_seconds').get('')!;
+  t.is(observed[METRICS.ephemail_extraction_duration_seconds.buckets.length + 2], 1);
 });
 
 test('worker parser: a body found verbatim in the raw bytes comes back empty with its span; one over its bound or quoted-printable stays', async (t) => {

@@ -1,3 +1,5 @@
+import type { Meter } from '@ephemail/core';
+import { noMeter } from '@ephemail/core';
 import type { SmtpLogger } from './logger.js';
 import { silentLogger } from './logger.js';
 
@@ -39,6 +41,11 @@ export interface SmtpInboundOptions {
   readonly tls?: SmtpTlsOptions;
   /** Default: logs nothing. */
   readonly logger?: SmtpLogger;
+  /**
+   * Where the MX counts what it does: sessions open, answers by outcome, bytes received, the time
+   * from the end of DATA until the message was stored (`ephemail_smtp_*`). Default: counts nothing.
+   */
+  readonly meter?: Meter;
 }
 
 /** The options with every default filled in. */
@@ -70,7 +77,7 @@ const requirePositive = (name: string, value: number): void => {
 
 /** Fills in defaults and refuses nonsense (a zero or negative limit) at start-up, not mid-session. */
 export const resolveOptions = (options: SmtpInboundOptions): ResolvedSmtpInboundOptions => {
-  const merged = { ...SMTP_INBOUND_DEFAULTS, logger: silentLogger, ...withoutUndefined(options) };
+  const merged = { ...SMTP_INBOUND_DEFAULTS, logger: silentLogger, meter: noMeter, ...withoutUndefined(options) };
   const limits = [
     'maxMessageBytes', 'maxRecipients', 'maxLineLength', 'maxCommandLength', 'maxConnections',
     'maxConnectionsPerIp', 'idleTimeoutMs', 'sessionTimeoutMs', 'maxMessagesPerConnection', 'closeTimeoutMs',

@@ -1,8 +1,10 @@
-import type { InboundEnvelope, MailIngress } from '@ephemail/core';
+import { performance } from 'node:perf_hooks';
+import type { DeliveryOutcome, InboundEnvelope, MailIngress } from '@ephemail/core';
 import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { MessageCollector } from './message-collector.js';
 import type { MxServer } from './mx-server.js';
 import type { ResolvedSmtpInboundOptions } from './options.js';
+import { outcomeOfDelivery, outcomeOfVerdict, type SmtpOutcome } from './outcomes.js';
 import { REPLIES, lineTooLong, replyForDelivery, replyForVerdict, type SmtpReply } from './replies.js';
 import type { SessionRegistry } from './session-registry.js';
 
@@ -39,6 +41,10 @@ export class SessionHandlers {
     private readonly server: () => MxServer,
   ) {}
 
+  private counted(outcome: SmtpOutcome): void {
+    this.config.meter.count('ephemail_smtp_messages_total', outcome);
+  }
+
   readonly onConnect = (session: SMTPServerSession, callback: Callback): void => {
     const fields = { session: session.id, ip: session.remoteAddress };
     const deadline = (): void => {
@@ -47,6 +53,7 @@ export class SessionHandlers {
     };
     if (this.sessions.admit(session.id, session.remoteAddress, deadline)) return callback();
     this.config.logger.warn(fields, 'smtp: connection refused, too many connections');
+    this.counted('rate');
     callback(replyError(REPLIES.tooManyConnections));
   };
 
@@ -55,6 +62,7 @@ export class SessionHandlers {
   readonly onMailFrom = (_address: SMTPServerAddress, session: SMTPServerSession, callback: Callback): void => {
     // `transaction` counts from 1 and grows after each DATA, answered or refused.
     if (session.transaction <= this.config.maxMessagesPerConnection) return callback();
+    this.counted('rate');
     callback(replyError(REPLIES.tooManyMessages));
   };
 
@@ -62,6 +70,7 @@ export class SessionHandlers {
     const rcpt = address.address;
     // A repeated RCPT replaces its entry in the library, so it does not count twice.
     if (session.envelope.rcptTo.length >= this.config.maxRecipients && !isListed(session, rcpt)) {
+      this.counted('too_many_recipients');
       return callback(replyError(REPLIES.tooManyRecipients));
     }
     void this.recipientReply(rcpt, session).then((reply) => callback(reply === undefined ? null : replyError(reply)));
@@ -87,33 +96,56 @@ export class SessionHandlers {
   private async recipientReply(rcpt: string, session: SMTPServerSession): Promise<SmtpReply | undefined> {
     try {
       const verdict = await this.ingress.checkRecipient(rcpt);
-      const reply = replyForVerdict(verdict.kind, rcpt);
-      if (reply !== undefined) this.config.logger.info({ session: session.id, rcpt, verdict: verdict.kind }, 'smtp: recipient refused');
-      return reply;
+      if (verdict.kind === 'accept') return undefined;
+      this.config.logger.info({ session: session.id, rcpt, verdict: verdict.kind }, 'smtp: recipient refused');
+      this.counted(outcomeOfVerdict(verdict.kind));
+      return replyForVerdict(verdict.kind, rcpt);
     } catch (err) {
       this.config.logger.error({ session: session.id, rcpt, err }, 'smtp: recipient check failed');
+      this.counted('failed');
       return REPLIES.recipientCheckFailed;
     }
   }
 
   private async decide(collector: MessageCollector, session: SMTPServerSession): Promise<SmtpReply> {
+    const dataEnded = performance.now();
+    this.config.meter.count('ephemail_smtp_received_bytes_total', '', collector.size);
     const verdict = collector.verdict();
     // Each entry's fields as one literal: `{ ...fields, code }` for every message put the entry in
     // V8's old generation, which grew until a full collection (ADR 0024).
     const fields = <T extends object>(more: T) => Object.assign({ session: session.id, bytes: collector.size, recipients: session.envelope.rcptTo.length }, more);
     if (verdict !== 'ok') {
       this.config.logger.info(fields({ verdict }), 'smtp: message refused');
+      this.counted(verdict === 'too_big' ? 'too_large' : 'line_too_long');
       return verdict === 'too_big' ? REPLIES.messageTooBig : lineTooLong(this.config.maxLineLength);
     }
     try {
-      const outcomes = await this.ingress.deliver(collector.bytes(), envelopeOf(session));
-      const reply = replyForDelivery(outcomes);
-      const stored = outcomes.filter((outcome) => outcome.kind === 'stored').length;
-      this.config.logger.info(fields({ code: reply.code, stored }), 'smtp: message answered');
-      return reply;
+      return this.answered(await this.ingress.deliver(collector.bytes(), envelopeOf(session)), dataEnded, fields);
     } catch (err) {
+      this.counted('failed');
       this.config.logger.error(fields({ err }), 'smtp: delivery failed, answered 451');
       return REPLIES.deliveryFailed;
     }
+  }
+
+  /** The reply to a delivered message, counted and logged. */
+  private answered(outcomes: readonly DeliveryOutcome[], dataEnded: number, fields: (more: object) => object): SmtpReply {
+    const reply = replyForDelivery(outcomes);
+    const outcome = outcomeOfDelivery(outcomes);
+    this.counted(outcome);
+    if (outcome === 'accepted' || outcome === 'duplicate') {
+      this.config.meter.observe('ephemail_smtp_delivery_duration_seconds', (performance.now() - dataEnded) / 1000);
+    }
+    // Copies stored now, and copies the identity held already (a resend of the same bytes).
+    let stored = 0;
+    let duplicates = 0;
+    for (const each of outcomes) {
+      if (each.kind !== 'stored') continue;
+      if (each.duplicate) duplicates += 1;
+      else stored += 1;
+    }
+    const message = outcome === 'duplicate' ? 'smtp: duplicate message answered, nothing stored' : 'smtp: message answered';
+    this.config.logger.info(fields({ code: reply.code, stored, duplicates }), message);
+    return reply;
   }
 }

@@ -53,6 +53,7 @@ export const createSmtpInbound = (ingress: MailIngress, options: SmtpInboundOpti
   const sessions = new SessionRegistry(config);
   const handlers = new SessionHandlers(ingress, config, sessions, (): MxServer => server);
   const server: MxServer = new MxServer(libraryOptions(config, handlers), config.greetingDelayMs);
+  config.meter.gauge('ephemail_smtp_sessions_open', () => sessions.size);
   // Socket errors of single sessions (a reset mid-message) surface here; they must not crash.
   server.on('error', (err: Error & { code?: string }) => config.logger.warn({ err, code: err.code }, 'smtp: session error'));
 
@@ -61,9 +62,8 @@ export const createSmtpInbound = (ingress: MailIngress, options: SmtpInboundOpti
       server.server.once('error', reject);
       server.listen({ port, host }, () => {
         server.server.off('error', reject);
-        const bound = (server.server.address() as AddressInfo).port;
-        config.logger.info({ host, port: bound }, 'smtp: listening');
-        resolve({ port: bound });
+        // Not logged here: the caller learns the port from the answer and logs its start-up once.
+        resolve({ port: (server.server.address() as AddressInfo).port });
       });
     });
 

@@ -79,7 +79,7 @@ export const startPortal =
   (principal: Principal): TE.TaskEither<DomainError, { portal_redirect_token: string; expires_at: string }> =>
   async () => {
     const account = await loadAccount(deps, principal.orgId);
-    if (account?.subscription == null || account.subscription.status === 'canceled') return E.left(noActiveSubscription());
+    if (account?.subscription === undefined || account.subscription === null || account.subscription.status === 'canceled') return E.left(noActiveSubscription());
     const subscriptionReference = account.subscription.subscription_reference;
     const session = await viaProvider('portal', () => deps.billing.provider.createPortalSession({ customerReference: account.customer_reference, subscriptionReference, plan: account.subscription!.plan }));
     if (E.isLeft(session)) return session;

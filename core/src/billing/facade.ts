@@ -4,6 +4,8 @@ import type { BillingDeps } from './billing-deps.js';
 import { getSubscription, listInvoices, redeemCheckout, redeemPortal, startCheckout, startPortal, startTrialConversion } from './billing.js';
 import { handleProviderCallback } from './callbacks.js';
 import type { PaymentProvider } from './ports.js';
+import type { ApiCallCounter } from './api-calls.js';
+import { getUsage } from './usage.js';
 import { ProviderError } from './ports.js';
 import { cancelTrial, getTrial, startTrial } from './trials.js';
 
@@ -30,8 +32,11 @@ const NO_PROVIDER: PaymentProvider = {
 export const billingDeps = (deps: CoreDeps, options: BillingOptions): BillingDeps => ({ ...deps, billing: { provider: options.provider ?? NO_PROVIDER } });
 
 /** The `billing` and `trials` sections of the service. */
-export const billingFacade = (deps: BillingDeps) => ({
+export const billingFacade = (deps: BillingDeps, calls: ApiCallCounter) => ({
   billing: {
+    usage: run(getUsage(deps, calls)),
+    /** The organization's API calls this month: counted in memory, flushed every second (api-calls.ts). */
+    apiCalls: calls,
     subscription: run(getSubscription(deps)),
     checkout: run(startCheckout(deps)),
     portal: run(startPortal(deps)),

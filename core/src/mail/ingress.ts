@@ -1,10 +1,14 @@
+import { performance } from 'node:perf_hooks';
 import type { CoreDeps } from '../deps.js';
 import type { IdentityRecord } from '../domain/identity.js';
 import { isDue } from '../domain/identity.js';
 import type { MessageParser } from '../extraction/message-parser.js';
+import type { Extraction, ParsedMessage } from '../extraction/types.js';
+import { extractionSeries, parseFailureSeries } from '../metrics/labels.js';
+import type { Meter } from '../metrics/meter.js';
 import { C } from '../store/collections.js';
 import type { DeliveryOutcome, InboundEnvelope, MailIngress, MessageAuthenticator, RecipientVerdict } from './ports.js';
-import { receiveMessage, type ReceiveOutcome } from './receive-message.js';
+import { extractForDelivery, receiveMessage, type ReceiveOutcome } from './receive-message.js';
 
 export interface MailIngressOptions {
   readonly parser: MessageParser;
@@ -113,6 +117,17 @@ const outcomeOf = (recipient: string, identityId: string, result: ReceiveOutcome
 };
 
 /**
+ * The engine's answer for a delivered message, timed. With `performance`, not the Clock port: a
+ * duration measured for a metric is not the service's time, which tests may stop.
+ */
+const timedExtraction = (meter: Meter, message: ParsedMessage): Extraction => {
+  const started = performance.now();
+  const extraction = extractForDelivery(message);
+  meter.observe('ephemail_extraction_duration_seconds', (performance.now() - started) / 1000);
+  return extraction;
+};
+
+/**
  * Core's side of every mail transport: recipient checks at RCPT and the delivery pipeline.
  * The message is parsed and authenticated once, then stored for each accepted recipient.
  */
@@ -130,14 +145,20 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
     // Settled even when the parse fails or throws, so a failed read is never left unhandled.
     for (const identity of identities) identity.catch(() => undefined);
     const parsed = await options.parser.parse(raw);
-    // Running out of parse time is about load, not about the message: fail temporarily (the
-    // sender retries, SMTP 451) rather than refuse mail that would parse on a quieter machine.
-    if (!parsed.ok && parsed.error._tag === 'ParseBudgetExceeded') throw new Error(`parse budget exceeded: ${parsed.error.elapsedMs} ms`);
-    if (!parsed.ok) return recipients.map((recipient) => ({ recipient, kind: 'rejected', reason: 'unparseable' }));
+    if (!parsed.ok) {
+      deps.meter.count('ephemail_parse_failures_total', parseFailureSeries(parsed.error));
+      // Running out of parse time is about load, not about the message: fail temporarily (the
+      // sender retries, SMTP 451) rather than refuse mail that would parse on a quieter machine.
+      if (parsed.error._tag === 'ParseBudgetExceeded') throw new Error(`parse budget exceeded: ${parsed.error.elapsedMs} ms`);
+      return recipients.map((recipient) => ({ recipient, kind: 'rejected', reason: 'unparseable' }));
+    }
     const authentication = options.authenticator
       ? await options.authenticator.authenticate(raw, { mailFrom: envelope.mailFrom, remoteAddress: envelope.remoteAddress, heloName: envelope.heloName })
       : null;
     const outcomes: DeliveryOutcome[] = [];
+    // Run (unless the parser ran it) and counted once per message, at its first live recipient:
+    // the engine reads the message alone, so every copy gets the same answer.
+    let extraction: Extraction | undefined;
     for (const [i, recipient] of recipients.entries()) {
       const identity = await identities[i]!;
       // The limit is the recording's to judge: it refuses atomically, and it still recognises a
@@ -147,7 +168,11 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
         outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });
         continue;
       }
-      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, maxMessages, ...(parsed.extraction === undefined ? {} : { extraction: parsed.extraction }), ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });
+      if (extraction === undefined) {
+        extraction = parsed.extraction ?? timedExtraction(deps.meter, parsed.message);
+        deps.meter.count('ephemail_extractions_total', extractionSeries(extraction));
+      }
+      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, maxMessages, extraction, ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });
       outcomes.push(outcomeOf(recipient, identity.id, result));
     }
     return outcomes;

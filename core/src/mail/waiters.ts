@@ -11,6 +11,7 @@ export class Waiters {
   private readonly wakers = new Map<string, Set<() => void>>();
   private readonly versions = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  private waiting = 0;
 
   constructor(
     private readonly deps: CoreDeps,
@@ -24,6 +25,20 @@ export class Waiters {
    * `undefined` once `timeoutMs` has passed. `check` must be cheap and side-effect free.
    */
   async until<T>(identityId: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
+    this.waiting += 1;
+    try {
+      return await this.waitFor(identityId, check, timeoutMs);
+    } finally {
+      this.waiting -= 1;
+    }
+  }
+
+  /** Calls of {@link until} not answered yet (long-polls waiting). */
+  get open(): number {
+    return this.waiting;
+  }
+
+  private async waitFor<T>(identityId: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // The version is read before `check`, so a change made by another process after `check`

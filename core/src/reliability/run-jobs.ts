@@ -40,7 +40,7 @@ const settle = async (deps: CoreDeps, id: string, change: (current: RunRecord) =
 };
 
 const bodyOf = (run: RunRecord): { body: string; contentType: string } => {
-  if (run.request?.body_template == null) return { body: JSON.stringify({ email: run.email }), contentType: run.request?.content_type ?? 'application/json' };
+  if (run.request === null || run.request.body_template === null) return { body: JSON.stringify({ email: run.email }), contentType: run.request?.content_type ?? 'application/json' };
   return { body: run.request.body_template.replaceAll('{{email}}', run.email), contentType: run.request.content_type };
 };
 

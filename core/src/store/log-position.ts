@@ -2,7 +2,8 @@ import type { CoreDeps } from '../deps.js';
 import type { PlannedWrite, PlanRead } from '../ports/document-store.js';
 import { addToCounter, planCounterAdd } from './counter.js';
 
-const COUNTER = 'event_log';
+/** The counter whose count is the newest position taken in the event log. */
+export const EVENT_LOG_COUNTER = 'event_log';
 
 /**
  * The next `count` positions of the event log (answers the first), taken with one atomic
@@ -12,7 +13,7 @@ const COUNTER = 'event_log';
  * passing it (see event-relay.ts).
  */
 export const nextLogPositions = async (deps: CoreDeps, count: number): Promise<number> => {
-  const last = await addToCounter(deps, COUNTER, count);
+  const last = await addToCounter(deps, EVENT_LOG_COUNTER, count);
   if (last === 'over_max') throw new Error('event log counter refused an unbounded increment');
   return last - count + 1;
 };
@@ -22,6 +23,6 @@ export const nextLogPositions = async (deps: CoreDeps, count: number): Promise<n
  * the counter's write that takes them.
  */
 export const planLogPositions = (read: PlanRead, count: number): { readonly first: number; readonly write: PlannedWrite } => {
-  const taken = planCounterAdd(read, COUNTER, count);
+  const taken = planCounterAdd(read, EVENT_LOG_COUNTER, count);
   return { first: taken.count - count + 1, write: taken.write };
 };

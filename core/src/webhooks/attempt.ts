@@ -1,5 +1,7 @@
+import { webhookAttemptSeries } from '../metrics/labels.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
+import { addToCounter } from '../store/counter.js';
 import { dueBy } from '../store/due-by.js';
 import { withoutVersion } from '../store/compare-and-set.js';
 import { afterAttempt, isAbandoned, MAX_ABANDONED_CLAIMS } from './attempt-outcome.js';
@@ -9,6 +11,12 @@ import type { WebhookRecord } from './endpoint.js';
 import type { WebhookTransport } from './ports.js';
 import { signedHeaders } from './signed-headers.js';
 import type { WebhookDeps } from './webhook-deps.js';
+
+/** The store counter of deliveries given up as failed (the `ephemail_webhook_deliveries_failed` gauge). */
+export const FAILED_DELIVERIES_COUNTER = 'webhook_deliveries_failed';
+
+/** Counts a job closed as failed; a metric, so a store that fails here fails nothing else. */
+const countFailed = (deps: WebhookDeps): Promise<unknown> => addToCounter(deps, FAILED_DELIVERIES_COUNTER, 1).catch(() => undefined);
 
 /** What one worker needs to claim, attempt and record jobs. */
 export interface AttemptContext {
@@ -49,7 +57,9 @@ export const claimDue = async (a: AttemptContext, doc: StoredDocument): Promise<
   const now = a.deps.clock.now();
   if (isAbandoned(job)) {
     const reason = `given up: ${MAX_ABANDONED_CLAIMS} workers stopped during this delivery without recording an outcome`;
-    return (await a.deps.store.replace(C.webhookDeliveries, closeJob(job, 'failed', now, reason), doc.version)) ? 'failed' : 'skipped';
+    if (!(await a.deps.store.replace(C.webhookDeliveries, closeJob(job, 'failed', now, reason), doc.version))) return 'skipped';
+    await countFailed(a.deps);
+    return 'failed';
   }
   const claimed = claimJob(job, a.owner, now, a.leaseMs);
   return (await a.deps.store.replace(C.webhookDeliveries, claimed, doc.version)) ? { job: claimed, version: doc.version + 1 } : 'skipped';
@@ -57,14 +67,23 @@ export const claimDue = async (a: AttemptContext, doc: StoredDocument): Promise<
 
 /** Sends the claimed job once and answers the job as it stands after the attempt. */
 const send = async (a: AttemptContext, claimed: DeliveryJob, endpoint: WebhookRecord | undefined): Promise<DeliveryJob> => {
-  const { clock } = a.deps;
-  if (endpoint === undefined) return closeJob(claimed, 'failed', clock.now(), 'the webhook endpoint was deleted');
+  const { clock, meter } = a.deps;
+  if (endpoint === undefined) {
+    meter.count('ephemail_webhook_attempts_total', 'endpoint_deleted');
+    return closeJob(claimed, 'failed', clock.now(), 'the webhook endpoint was deleted');
+  }
   const body = JSON.stringify(claimed.payload);
   const startedAt = clock.now();
   const signed = signedHeaders(a.deps.webhooks.secrets, endpoint, body, startedAt);
   const outcome = signed.ok ? await a.transport.post(endpoint.url, signed.headers, body, { timeoutMs: a.timeoutMs }) : { error: signed.error };
   const now = clock.now();
   const timing = { startedAt, now, durationMs: Math.max(0, now.getTime() - startedAt.getTime()) };
+  const series = webhookAttemptSeries(outcome);
+  meter.count('ephemail_webhook_attempts_total', series);
+  // A replay's event may be days old: its latency would say nothing about the pipeline.
+  if (series === 'success' && !claimed.replay) {
+    meter.observe('ephemail_webhook_delivery_latency_seconds', Math.max(0, now.getTime() - Date.parse(claimed.payload.timestamp)) / 1000);
+  }
   return afterAttempt(claimed, outcome, timing, a.deps.config.webhookRetry, a.deps.webhooks.random);
 };
 
@@ -75,5 +94,7 @@ const send = async (a: AttemptContext, claimed: DeliveryJob, endpoint: WebhookRe
  */
 export const deliverClaimed = async (a: AttemptContext, held: Claimed, endpoint: WebhookRecord | undefined): Promise<JobOutcome> => {
   const next = await send(a, held.job, endpoint);
-  return (await a.deps.store.replace(C.webhookDeliveries, next, held.version)) ? next.status : 'lost';
+  if (!(await a.deps.store.replace(C.webhookDeliveries, next, held.version))) return 'lost';
+  if (next.status === 'failed') await countFailed(a.deps);
+  return next.status;
 };

@@ -25,6 +25,8 @@ const ImapMailbox = z
     password: z.string().min(1).optional(),
     accessToken: z.string().min(1).optional(),
     folder: z.string().min(1).optional(),
+    // The mailbox's label in /metrics (ephemail_imap_*); default its index in the list.
+    name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, _ . -').optional(),
   })
   .refine((m) => (m.password === undefined) !== (m.accessToken === undefined), 'give exactly one of password and accessToken');
 

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import type { DocumentStore, Ephemail, MessageParser } from '@ephemail/core';
+import type { DocumentStore, Ephemail, MessageParser, Tally } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
-import { createHttpApp } from '@ephemail/http-express';
+import { createHttpApp, createPromMeter } from '@ephemail/http-express';
 import { createGuardedClient, createUrlGuard } from '@ephemail/http-outbound';
 import { createDnsRecords, createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
 import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/mail-parse';
@@ -15,6 +15,7 @@ import { createHostPayments, type HostPayments } from './payments.js';
 import { loadDataKey } from './data-key.js';
 import { createKafkaRuntime, type KafkaRuntime } from './kafka.js';
 import { createLogger } from './logger.js';
+import { meteredStore } from './metered-store.js';
 import { openStore } from './store-factory.js';
 
 /** Injection tokens of the composition root. */
@@ -24,6 +25,7 @@ export const TOKENS = {
   store: Symbol('DocumentStore'),
   ephemail: Symbol('Ephemail'),
   registry: Symbol('MetricsRegistry'),
+  meter: Symbol('Meter'),
   http: Symbol('HttpApp'),
   mailSender: Symbol('MailSender'),
   webhookTransport: Symbol('WebhookTransport'),
@@ -67,19 +69,25 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
   const c = root.createChildContainer();
   c.register(TOKENS.config, { useValue: config });
   c.register(TOKENS.logger, { useFactory: instanceCachingFactory(() => overrides.logger ?? createLogger(config.LOG_LEVEL)) });
+  c.register(TOKENS.registry, { useFactory: instanceCachingFactory(() => new Registry()) });
+  // What this host and its delivery threads count, served by the registry at /metrics.
+  c.register(TOKENS.meter, { useFactory: instanceCachingFactory((d) => createPromMeter(d.resolve<Registry>(TOKENS.registry))) });
   c.register(TOKENS.store, {
-    useFactory: instanceCachingFactory(
-      (d) => overrides.store ?? openStore(config.DATABASE_URL, (error) => d.resolve<Logger>(TOKENS.logger).warn({ err: error.message }, 'store warning')),
+    useFactory: instanceCachingFactory((d) =>
+      meteredStore(
+        overrides.store ?? openStore(config.DATABASE_URL, (error) => d.resolve<Logger>(TOKENS.logger).warn({ err: error.message }, 'store warning')),
+        d.resolve<Tally>(TOKENS.meter),
+      ),
     ),
   });
-  c.register(TOKENS.registry, { useFactory: instanceCachingFactory(() => new Registry()) });
   c.register(TOKENS.parser, {
-    useFactory: instanceCachingFactory((): HostParser => {
+    useFactory: instanceCachingFactory((d): HostParser => {
       // With delivery threads, this thread parses only while none runs; PARSE_THREADS are theirs.
       if (config.PARSE_THREADS === 0 || deliversOnThreads(config, overrides)) {
         return { parser: createPostalMimeMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES }), close: async () => undefined };
       }
-      const parser = createWorkerMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES, threads: config.PARSE_THREADS });
+      const meter = d.resolve<Tally>(TOKENS.meter);
+      const parser = createWorkerMailParser({ maxBytes: config.SMTP_MAX_MESSAGE_BYTES, threads: config.PARSE_THREADS, meter });
       return { parser, close: () => parser.close() };
     }),
   });
@@ -95,6 +103,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         authenticator:
           config.MAIL_AUTH === 'on' ? createMailauthAuthenticator({ resolver: createDnsResolver(config.DNS_SERVERS) }) : undefined,
         maxMessagesPerIdentity: config.MAX_MESSAGES_PER_IDENTITY,
+        meter: d.resolve<Tally>(TOKENS.meter),
         dataKey: dataKeyOrWarn(config, d.resolve<Logger>(TOKENS.logger)),
         urlGuard: createUrlGuard(),
         domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
@@ -106,7 +115,9 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
       }),
     ),
   });
-  c.register(TOKENS.kafka, { useFactory: instanceCachingFactory((d) => createKafkaRuntime(config, d.resolve<Logger>(TOKENS.logger))) });
+  c.register(TOKENS.kafka, {
+    useFactory: instanceCachingFactory((d) => createKafkaRuntime(config, d.resolve<Logger>(TOKENS.logger), d.resolve<Tally>(TOKENS.meter))),
+  });
   c.register(TOKENS.http, {
     useFactory: instanceCachingFactory((d) => {
       const kafka = d.resolve<KafkaRuntime | undefined>(TOKENS.kafka);

@@ -1,4 +1,4 @@
-import type { DeliveryOutcome, EventRecord, InboundEnvelope } from '@ephemail/core';
+import type { DeliveryOutcome, EventRecord, InboundEnvelope, TallySnapshot } from '@ephemail/core';
 
 /** What a delivery thread is started with (its `workerData`). */
 export interface DeliverySetup {
@@ -34,6 +34,11 @@ export type DeliveryReply =
   | { readonly kind: 'failed'; readonly id: number; readonly message: string }
   /** An event the thread's core logged, for the host thread's in-process listeners. */
   | { readonly kind: 'event'; readonly event: EventRecord }
+  /**
+   * What the thread counted since its last post (its tally, taken), for the host's `/metrics`:
+   * it goes with the answers of a post when there is news, else within a second on its own.
+   */
+  | { readonly kind: 'metrics'; readonly tally: TallySnapshot }
   /** A warning of the thread's store (a failed background step), for the host's log. */
   | { readonly kind: 'warning'; readonly message: string }
   /** The thread closed its store (with the error, if closing failed). */

@@ -6,35 +6,50 @@
  * each gets an answer with its id.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createEphemail } from '@ephemail/core';
+import { createEphemail, createTally } from '@ephemail/core';
 import { createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
 import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/mail-parse';
 import type { DeliveryReplies, DeliveryReply, DeliveryRequest, DeliverySetup } from './delivery-protocol.js';
 import { INLINE_PARSE_BELOW_BYTES } from './delivery-protocol.js';
+import { meteredStore } from './metered-store.js';
 import { openStore } from './store-factory.js';
 import { turnQueue } from './turn-queue.js';
 
 const port = parentPort;
 if (port === null) throw new Error('delivery-thread runs only as a worker thread');
 const setup = workerData as DeliverySetup;
+/** How long counts with nothing to go with wait before they are posted on their own. */
+const METRICS_ALONE_AFTER_MS = 1000;
+
 let outbox: DeliveryReply[] = [];
+let metricsTimer: NodeJS.Timeout | undefined;
+// What this thread counts goes to the host with the next post: a delivery's counts are made before
+// its answer is queued, so they reach the host's /metrics no later than the SMTP reply is sent.
+const tally = createTally(() => (metricsTimer ??= setTimeout(postMetrics, METRICS_ALONE_AFTER_MS)));
 const post = (): void => {
+  const taken = tally.take();
+  if (taken !== undefined) outbox.push({ kind: 'metrics', tally: taken });
+  if (outbox.length === 0) return;
   const replies: DeliveryReplies = outbox;
   outbox = [];
   port.postMessage(replies);
 };
+function postMetrics(): void {
+  metricsTimer = undefined;
+  post();
+}
 /** Queues an answer; what is queued goes in one post once the current microtasks have run. */
 const reply = (message: DeliveryReply): void => {
   if (outbox.push(message) === 1) queueMicrotask(post);
 };
 
 // The host thread runs the checkpointer; this connection keeps only the automatic backstop.
-const store = openStore(setup.databaseUrl, (error) => reply({ kind: 'warning', message: error.message }), { checkpointer: false });
+const store = meteredStore(openStore(setup.databaseUrl, (error) => reply({ kind: 'warning', message: error.message }), { checkpointer: false }), tally);
 // Large messages are parsed and extracted on parse threads of this thread's own, so that the
 // store's work for one message overlaps the parsing of the next.
 const parseThreads =
   setup.parseThreads > 0
-    ? createWorkerMailParser({ maxBytes: setup.maxMessageBytes, threads: setup.parseThreads, inlineBelowBytes: INLINE_PARSE_BELOW_BYTES })
+    ? createWorkerMailParser({ maxBytes: setup.maxMessageBytes, threads: setup.parseThreads, inlineBelowBytes: INLINE_PARSE_BELOW_BYTES, meter: tally })
     : undefined;
 const parser = parseThreads ?? createPostalMimeMailParser({ maxBytes: setup.maxMessageBytes });
 const ephemail = createEphemail({
@@ -43,6 +58,7 @@ const ephemail = createEphemail({
   parser,
   authenticator: setup.mailAuth ? createMailauthAuthenticator({ resolver: createDnsResolver(setup.dnsServers) }) : undefined,
   maxMessagesPerIdentity: setup.maxMessagesPerIdentity,
+  meter: tally,
 });
 ephemail.events.subscribe((event) => reply({ kind: 'event', event }));
 

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { DeliveryOutcome, EventRecord, InboundEnvelope, MailIngress } from '@ephemail/core';
+import type { DeliveryOutcome, EventRecord, InboundEnvelope, MailIngress, TallySnapshot } from '@ephemail/core';
 import type { DeliveryReplies, DeliveryReply, DeliveryRequest, DeliverySetup } from './delivery-protocol.js';
 
 /** Options of {@link startDeliveryThreads}. */
@@ -17,6 +17,8 @@ export interface DeliveryThreadsOptions {
   readonly onEvent: (event: EventRecord) => void;
   /** A thread's store warning, a thread that died, a thread replaced by the watchdog. */
   readonly onWarning: (message: string) => void;
+  /** What a thread counted (its tally, taken): the host merges it into the meter /metrics serves. */
+  readonly onMetrics?: (tally: TallySnapshot) => void;
   /**
    * How long one delivery may take in a thread before the thread is stopped and replaced; what it
    * held fails, which SMTP answers 451 (the sender retries). Counted from when the thread was
@@ -93,7 +95,7 @@ const restartDelayMs = (failedLoads: number): number => Math.min(60_000, 1000 * 
  * delivers.
  */
 export const startDeliveryThreads = (options: DeliveryThreadsOptions): DeliveryThreads => {
-  const { setup, threads: count = 1, local, onEvent, onWarning, workerModule = WORKER_URL } = options;
+  const { setup, threads: count = 1, local, onEvent, onWarning, onMetrics, workerModule = WORKER_URL } = options;
   if (!Number.isInteger(count) || count < 1) throw new RangeError('delivery threads: threads must be a positive integer');
   const watchdogMs = options.watchdogMs ?? 60_000;
   const loadTimeoutMs = options.loadTimeoutMs ?? 30_000;
@@ -138,6 +140,8 @@ export const startDeliveryThreads = (options: DeliveryThreadsOptions): DeliveryT
         }
         case 'event':
           return onEvent(reply.event);
+        case 'metrics':
+          return onMetrics?.(reply.tally);
         case 'warning':
           return onWarning(`delivery thread: ${reply.message}`);
         case 'closed':

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Ephemail, WebhookTransport } from '@ephemail/core';
+import type { Ephemail, Tally, WebhookTransport } from '@ephemail/core';
 import type { createHttpApp } from '@ephemail/http-express';
 import type { Logger } from 'pino';
 import type { BootstrapOutcome } from './bootstrap.js';
@@ -87,7 +87,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const kafka = c.resolve<KafkaRuntime | undefined>(TOKENS.kafka);
   await kafka?.start(ephemail, owner);
   const mailConfig = deliversOnThreads(config, overrides) ? config : { ...config, DELIVERY_THREADS: 0 };
-  const mail = await startMail(mailConfig, ephemail, logger).catch(async (error: unknown) => {
+  const mail = await startMail(mailConfig, ephemail, logger, c.resolve<Tally>(TOKENS.meter)).catch(async (error: unknown) => {
     await kafka?.close();
     await internal?.close();
     await stopReliability();

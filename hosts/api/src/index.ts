@@ -4,3 +4,4 @@ export { composeHost, TOKENS, type HostOverrides } from './container.js';
 export { bootstrapCredentials, type BootstrapOutcome } from './bootstrap.js';
 export { runCli, type CliIo } from './cli/program.js';
 export { openStore } from './store-factory.js';
+export { meteredStore } from './metered-store.js';

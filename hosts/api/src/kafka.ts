@@ -1,4 +1,4 @@
-import type { Ephemail } from '@ephemail/core';
+import type { Ephemail, Meter } from '@ephemail/core';
 import { createKafkaClient, createKafkaEventPublisher, createKafkaProducer, startKafkaRelay } from '@ephemail/events-kafka';
 import type { Logger } from 'pino';
 import type { HostConfig } from './config.js';
@@ -15,7 +15,7 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T> =>
   Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
 
 /** The Kafka side of a host, when `KAFKA_BROKERS` is set. */
-export const createKafkaRuntime = (config: HostConfig, logger: Logger): KafkaRuntime | undefined => {
+export const createKafkaRuntime = (config: HostConfig, logger: Logger, meter?: Meter): KafkaRuntime | undefined => {
   if (config.KAFKA_BROKERS === undefined || config.KAFKA_BROKERS.length === 0) return undefined;
   const kafka = createKafkaClient({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID, logger: logger.child({ component: 'kafka' }) });
   const admin = kafka.admin();
@@ -27,7 +27,7 @@ export const createKafkaRuntime = (config: HostConfig, logger: Logger): KafkaRun
     },
     start: async (ephemail, owner) => {
       await producer.connect();
-      const publisher = createKafkaEventPublisher(producer, { topic: config.KAFKA_TOPIC });
+      const publisher = createKafkaEventPublisher(producer, { topic: config.KAFKA_TOPIC, meter });
       relay = startKafkaRelay(ephemail, publisher, { owner, logger: logger.child({ component: 'kafka-relay' }) });
     },
     close: async () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Ephemail, MailIngress } from '@ephemail/core';
+import type { Ephemail, MailIngress, Tally } from '@ephemail/core';
 import type { ImapPoller } from '@ephemail/mail-imap';
 import { createImapPoller } from '@ephemail/mail-imap';
 import type { SmtpInbound } from '@ephemail/mail-smtp';
@@ -16,7 +16,7 @@ export interface RunningMail {
   close(): Promise<void>;
 }
 
-const smtpServer = (config: HostConfig, ingress: MailIngress, logger: Logger): SmtpInbound =>
+const smtpServer = (config: HostConfig, ingress: MailIngress, logger: Logger, meter: Tally): SmtpInbound =>
   createSmtpInbound(ingress, {
     maxMessageBytes: config.SMTP_MAX_MESSAGE_BYTES,
     maxRecipients: config.SMTP_MAX_RECIPIENTS,
@@ -29,6 +29,7 @@ const smtpServer = (config: HostConfig, ingress: MailIngress, logger: Logger): S
         ? { key: readFileSync(config.SMTP_TLS_KEY_FILE), cert: readFileSync(config.SMTP_TLS_CERT_FILE) }
         : undefined,
     logger: logger.child({ component: 'smtp' }),
+    meter,
   });
 
 /**
@@ -36,7 +37,7 @@ const smtpServer = (config: HostConfig, ingress: MailIngress, logger: Logger): S
  * passes DELIVERY_THREADS=0 when nothing receives mail or it was handed its own store
  * (`deliversOnThreads`).
  */
-const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger): DeliveryThreads | undefined => {
+const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger, meter: Tally): DeliveryThreads | undefined => {
   if (config.DELIVERY_THREADS === 0) return undefined;
   const log = logger.child({ component: 'delivery' });
   return startDeliveryThreads({
@@ -54,6 +55,8 @@ const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger)
     local: ephemail.mail.ingress,
     onEvent: (event) => ephemail.events.publish(event),
     onWarning: (message) => log.warn({}, message),
+    // Counted on a thread, served here: /metrics misses nothing a thread did.
+    onMetrics: (tally) => meter.merge(tally),
   });
 };
 
@@ -62,20 +65,23 @@ const deliveryThreads = (config: HostConfig, ephemail: Ephemail, logger: Logger)
  * one IMAP poller per configured upstream mailbox, all feeding core's ingress, through delivery
  * threads when DELIVERY_THREADS is above 0.
  */
-export const startMail = async (config: HostConfig, ephemail: Ephemail, logger: Logger): Promise<RunningMail> => {
-  const threads = deliveryThreads(config, ephemail, logger);
+export const startMail = async (config: HostConfig, ephemail: Ephemail, logger: Logger, meter: Tally): Promise<RunningMail> => {
+  const threads = deliveryThreads(config, ephemail, logger, meter);
   const ingress = threads?.ingress ?? ephemail.mail.ingress;
-  const smtp = config.SMTP_ENABLED ? smtpServer(config, ingress, logger) : undefined;
+  const smtp = config.SMTP_ENABLED ? smtpServer(config, ingress, logger, meter) : undefined;
   const bound = smtp
     ? await smtp.listen(config.SMTP_PORT, config.SMTP_HOST).catch(async (error: unknown) => {
         await threads?.close(0);
         throw error;
       })
     : undefined;
-  const pollers = config.IMAP_MAILBOXES.map((mailbox) =>
+  const pollers = config.IMAP_MAILBOXES.map((mailbox, i) =>
     createImapPoller(ingress, ephemail.mail.cursors, mailbox, {
       pollIntervalMs: config.IMAP_POLL_INTERVAL_MS,
       logger: logger.child({ component: 'imap' }),
+      meter,
+      // The operator's name for the mailbox, else its place in IMAP_MAILBOXES: never the login, which may be an address.
+      metricsLabel: mailbox.name ?? String(i),
     }),
   );
   for (const poller of pollers) poller.start();

@@ -37,6 +37,9 @@ test('config: production mode requires a data key, and IMAP mailboxes are valida
   t.throws(() => loadConfig({ IMAP_MAILBOXES: 'not json' }), { message: /IMAP_MAILBOXES: must be a JSON array/ });
   const mailboxes = loadConfig({ IMAP_MAILBOXES: '[{"host":"imap.example.com","port":993,"secure":true,"user":"u","password":"p"}]' }).IMAP_MAILBOXES;
   t.is(mailboxes[0]?.host, 'imap.example.com');
+  const named = loadConfig({ IMAP_MAILBOXES: '[{"host":"imap.example.com","port":993,"secure":true,"user":"u@example.com","password":"p","name":"support-inbox"}]' });
+  t.is(named.IMAP_MAILBOXES[0]?.name, 'support-inbox', 'the label of its metrics');
+  t.throws(() => loadConfig({ IMAP_MAILBOXES: '[{"host":"h","port":993,"secure":true,"user":"u","password":"p","name":"u@example.com"}]' }), { message: /name: must be 1-64 letters/ });
 });
 
 test('config: webhook delays and the data key are checked at start-up', (t) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import type { EventRecord, InboundEnvelope, MailIngress, Principal } from '@ephemail/core';
-import { createEphemail } from '@ephemail/core';
+import { createEphemail, createTally, METRICS } from '@ephemail/core';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import * as E from 'fp-ts/lib/Either.js';
 import type { DeliveryThreadsOptions } from '../src/delivery-threads.js';
@@ -96,6 +96,20 @@ test('delivery threads: a message is stored by the thread, seen over the host co
     mine.map((event) => event.id),
     logged.items.filter((event) => event.type !== 'identity.provisioned').map((event) => event.id).reverse(),
   );
+});
+
+test('delivery threads: what a thread counts reaches the host by the time the delivery is answered', async (t) => {
+  const host = createTally();
+  const { identity, threads } = await setup(t, { onMetrics: (tally) => host.merge(tally) });
+  const count = (metric: Parameters<typeof host.series>[0], label: string) => host.series(metric).get(label)?.[0] ?? 0;
+  const observations = (metric: 'ephemail_store_operation_duration_seconds', label: string) =>
+    host.series(metric).get(label)?.[METRICS[metric].buckets.length + 2] ?? 0;
+  await threads.ingress.deliver(mail(identity.email, '482913'), envelope(identity.email));
+  t.is(count('ephemail_extractions_total', 'otp,high') + count('ephemail_extractions_total', 'otp,medium'), 1, 'counted before the answer came back');
+  t.true(observations('ephemail_store_operation_duration_seconds', 'transact') >= 1, "the thread's own store is timed");
+  // Over the thread's 1 MiB cap: its parser refuses it.
+  await threads.ingress.deliver(Buffer.alloc(2 * 1024 * 1024, 'a'), envelope(identity.email));
+  t.is(count('ephemail_parse_failures_total', 'too_large'), 1);
 });
 
 test('delivery threads: with a parse thread of its own (used from 16 KiB), a thread delivers large and small messages with their codes found', async (t) => {

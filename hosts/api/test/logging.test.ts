@@ -45,3 +45,15 @@ test('logging: request logs of a running host never contain the credential or th
   t.false(logs.includes('private-label-xyz'), 'no body in logs');
   t.false(logs.includes('eat_'), 'no access token in logs');
 });
+
+test('logging: a host logs its SMTP start once, with the bound port', async (t) => {
+  const out = capture();
+  const host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'info' }), { logger: createLogger('info', out.stream) });
+  t.teardown(() => host.close());
+  const starts = out
+    .text()
+    .split('\n')
+    .filter((line) => /"msg":"smtp:? listening"/.test(line));
+  t.is(starts.length, 1);
+  t.is(JSON.parse(starts[0]!).port, host.smtpPort);
+});

@@ -25,6 +25,11 @@ export const billingRoutes = (app: Ephemail): Route[] => [
     summary: "The provider's billing portal for the subscription, behind a one-time redirect token.",
     handle: ({ principal }) => app.billing.portal(principal),
   }),
+  route({
+    method: 'get', path: '/v1/billing/usage', tag: 'Billing', scopes: READ, status: 200,
+    summary: "This month's identities created and live, API calls and custom domains, each with the plan's limit.",
+    handle: ({ principal }) => app.billing.usage(principal),
+  }),
   route<undefined, ListInvoicesQuery>({
     method: 'get', path: '/v1/billing/invoices', tag: 'Billing', scopes: READ, status: 200, query: ListInvoicesQuery,
     summary: "The organization's invoices, newest first.",
