@@ -21,7 +21,8 @@ test('e2e: npm start prints a working key once; SIGTERM stops cleanly; a restart
   const first = spawnNode(MAIN, [], env);
   t.teardown(() => first.child.kill('SIGKILL'));
   const key = (await first.waitFor(/^\s+(aid_[A-Za-z0-9]{16}_[A-Za-z0-9]{40})$/m))[1]!;
-  t.true(first.output().stdout.includes(`curl -s -X POST http://127.0.0.1:${port}/v1/identities`));
+  t.true(first.output().stderr.includes(`curl -s -X POST http://127.0.0.1:${port}/v1/identities`));
+  t.true(first.output().stdout.split('\n').filter(Boolean).every((line) => line.startsWith('{')), 'stdout is JSON lines only');
   const call = api(`http://127.0.0.1:${port}`, key);
 
   const parent = await call('POST', '/v1/identities', { label: 'kept', ttl_hours: 48, metadata: { n: 1 } }, 'create-parent');
@@ -37,7 +38,7 @@ test('e2e: npm start prints a working key once; SIGTERM stops cleanly; a restart
   const second = spawnNode(MAIN, [], env);
   t.teardown(() => second.child.kill('SIGKILL'));
   await second.waitFor(/was printed at first start/);
-  t.false(/aid_[A-Za-z0-9]{16}_/.test(second.output().stdout), 'the key is not printed again');
+  t.false(/aid_[A-Za-z0-9]{16}_/.test(second.output().stdout + second.output().stderr), 'the key is not printed again');
 
   const again = await call('GET', `/v1/identities/${parent.json.id}`);
   t.is(again.json.status, 'extended');

@@ -30,7 +30,8 @@ export const spawnNode = (script: string, args: string[], env: Record<string, st
   const waitFor = async (pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const match = pattern.exec(stdout);
+      // The development key's notice is on stderr; log lines on stdout.
+      const match = pattern.exec(stdout) ?? pattern.exec(stderr);
       if (match) return match;
       if (Date.now() > deadline || child.exitCode !== null) {
         throw new Error(`no ${pattern} in output:\n${stdout}\n${stderr}`);

@@ -1,47 +1,77 @@
+import type { Logger } from 'pino';
+import type { HostConfig } from './config.js';
 import { ConfigError, loadConfig } from './config.js';
+import type { RunningHost } from './host.js';
 import { startHost } from './host.js';
+import { createLogger } from './logger.js';
 
-/** `npm start`: the host on its embedded defaults, configured from the environment. */
-const main = async (): Promise<void> => {
-  const config = loadConfig();
-  const host = await startHost(config);
-  if (host.bootstrap.kind === 'created') {
-    const { key } = host.bootstrap;
-    console.log(
-      [
-        '',
-        `ephemail is running on ${host.url} (development mode, ${config.DATABASE_URL}).`,
-        '',
-        'Development API key (shown once; store it now):',
-        `  ${key}`,
-        '',
-        'Try it:',
-        `  curl -s -X POST ${host.url}/v1/identities \\`,
-        `    -H 'Authorization: Bearer ${key}' \\`,
-        `    -H 'X-Org-Id: ${config.BOOTSTRAP_ORG_ID}' -H 'X-Project-Id: ${config.BOOTSTRAP_PROJECT_ID}' \\`,
-        `    -H "Idempotency-Key: $(date +%s%N)" -H 'Content-Type: application/json' \\`,
-        `    -d '{"label":"my first inbox"}'`,
-        '',
-      ].join('\n'),
-    );
-  } else if (host.bootstrap.kind === 'existing') {
-    console.log(
-      `ephemail is running on ${host.url}. The development key ${host.bootstrap.keyId} was printed at first start; ` +
-        `make another with: npx ephemail keys create --org ${config.BOOTSTRAP_ORG_ID} --project ${config.BOOTSTRAP_PROJECT_ID} --scopes identities:read,identities:write`,
-    );
-  }
-  const stop = (signal: string) => {
-    console.log(`${signal} received, shutting down`);
+/**
+ * The one-time notice of a new development key. It is for a person to copy, so it is plain text,
+ * and it cannot be a log line: the logger redacts keys, which is the point of the logger. It goes
+ * to stderr, the terminal's, so that stdout stays JSON lines only for whatever collects the logs.
+ */
+const printNewKey = (host: RunningHost, config: HostConfig, key: string): void => {
+  console.error(
+    [
+      '',
+      `ephemail is running on ${host.url} (development mode, ${config.DATABASE_URL}).`,
+      '',
+      'Development API key (shown once; store it now):',
+      `  ${key}`,
+      '',
+      'Try it:',
+      `  curl -s -X POST ${host.url}/v1/identities \\`,
+      `    -H 'Authorization: Bearer ${key}' \\`,
+      `    -H 'X-Org-Id: ${config.BOOTSTRAP_ORG_ID}' -H 'X-Project-Id: ${config.BOOTSTRAP_PROJECT_ID}' \\`,
+      `    -H "Idempotency-Key: $(date +%s%N)" -H 'Content-Type: application/json' \\`,
+      `    -d '{"label":"my first inbox"}'`,
+      '',
+    ].join('\n'),
+  );
+};
+
+const stopOnSignals = (host: RunningHost, logger: Logger): void => {
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, `${signal} received, shutting down`);
     host.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
 };
 
-main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
-});
+/** `npm start`: the host on its embedded defaults, configured from the environment. */
+const main = async (): Promise<void> => {
+  let config: HostConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // No logger yet (LOG_LEVEL itself may be what is wrong): the variables go to stderr as text.
+    console.error(error instanceof ConfigError ? error.message : error);
+    process.exit(1);
+  }
+  // One logger for the host and this file, so that every line on stdout is one JSON object.
+  const logger = createLogger(config.LOG_LEVEL);
+  const host = await startHost(config, { logger }).catch((error: unknown) => {
+    logger.fatal({ err: error }, 'could not start');
+    process.exit(1);
+  });
+  stopOnSignals(host, logger);
+  if (host.bootstrap.kind === 'created') printNewKey(host, config, host.bootstrap.key);
+  else if (host.bootstrap.kind === 'existing') {
+    // Shown whatever LOG_LEVEL, like the first start's notice: it tells the person who ran
+    // `npm start` where the API is and how to get a key.
+    logger.child({}, { level: 'info' }).info(
+      { url: host.url, keyId: host.bootstrap.keyId },
+      `ephemail is running on ${host.url}. The development key ${host.bootstrap.keyId} was printed at first start; ` +
+        `make another with: npx ephemail keys create --org ${config.BOOTSTRAP_ORG_ID} --project ${config.BOOTSTRAP_PROJECT_ID} --scopes identities:read,identities:write`,
+    );
+  }
+};
+
+void main();

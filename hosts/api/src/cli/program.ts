@@ -9,6 +9,7 @@ export type { CliIo } from './io.js';
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
   // `extract` has a fixed line-oriented contract of its own (one JSON object per file).
   if (argv[0] === 'extract') return runExtractCommand(argv.slice(1), io);
+  if (argv[0] === 'help' && argv[1] === 'extract') return runExtractCommand(['--help'], io);
   let exitCode = 0;
   const program = new Command('ephemail')
     .description('Disposable email identities: manage API keys and extract secrets from mail.')

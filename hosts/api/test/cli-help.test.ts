@@ -1,0 +1,48 @@
+import { PassThrough } from 'node:stream';
+import test from 'ava';
+import { runCli } from '../src/cli/program.js';
+
+const help = async (argv: string[]) => {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const code = await runCli(argv, { stdout, stderr });
+  return { code, out, err };
+};
+
+// Each command's usage line, as its help prints it first.
+const COMMANDS: readonly [string[], RegExp][] = [
+  [[], /^Usage: ephemail \[options\] \[command\]/],
+  [['keys'], /^Usage: ephemail keys \[options\] \[command\]/],
+  [['keys', 'create'], /^Usage: ephemail keys create \[options\]/],
+  [['keys', 'list'], /^Usage: ephemail keys list \[options\]/],
+  [['keys', 'revoke'], /^Usage: ephemail keys revoke \[options\] <key-id>/],
+  [['extract'], /^usage: ephemail extract \[--reveal\] <file-or-dir>\.\.\./],
+];
+
+for (const [command, usage] of COMMANDS) {
+  for (const flag of ['--help', '-h']) {
+    const name = ['ephemail', ...command, flag].join(' ');
+    test(`cli help: \`${name}\` prints its usage on stdout and exits 0`, async (t) => {
+      const { code, out, err } = await help([...command, flag]);
+      t.is(code, 0, err);
+      t.regex(out, usage);
+      t.is(err, '');
+    });
+  }
+}
+
+test('cli help: `ephemail help extract` prints the same help as `ephemail extract --help`', async (t) => {
+  const viaHelp = await help(['help', 'extract']);
+  t.is(viaHelp.code, 0);
+  t.is(viaHelp.out, (await help(['extract', '--help'])).out);
+});
+
+test('cli help: the program help lists every command', async (t) => {
+  const { out } = await help(['--help']);
+  t.regex(out, /^\s+extract\b/m);
+  t.regex(out, /^\s+keys\b/m);
+});
