@@ -102,7 +102,18 @@ const EnvShape = z.object({
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
     WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
     RELIABILITY_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
-    PAYMENTS: z.enum(['sandbox']).default('sandbox'),
+    PAYMENTS: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    STRIPE_PRICE_STARTER: z.string().min(1).optional(),
+    STRIPE_PRICE_GROWTH: z.string().min(1).optional(),
+    STRIPE_PRICE_PRO: z.string().min(1).optional(),
+    STRIPE_PRICE_ENTERPRISE: z.string().min(1).optional(),
+    STRIPE_SUCCESS_URL: z.url().optional(),
+    STRIPE_CANCEL_URL: z.url().optional(),
+    STRIPE_PORTAL_RETURN_URL: z.url().optional(),
+    // Where the Stripe client sends its requests instead of Stripe's API (a proxy, or a stand-in in tests).
+    STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
     SANDBOX_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     INTERNAL_PORT: z.coerce.number().int().min(0).max(65_535).optional(),
@@ -126,6 +137,11 @@ const EnvShape = z.object({
 export const isSharedStoreUrl = (databaseUrl: string): boolean =>
   MONGODB_URL.test(databaseUrl) || (databaseUrl.startsWith('sqlite:') && !['', ':memory:'].includes(databaseUrl.slice('sqlite:'.length)));
 
+const STRIPE_SETTINGS = [
+  'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_GROWTH', 'STRIPE_PRICE_PRO', 'STRIPE_PRICE_ENTERPRISE',
+  'STRIPE_SUCCESS_URL', 'STRIPE_CANCEL_URL', 'STRIPE_PORTAL_RETURN_URL',
+] as const;
+
 /** Rules across variables, checked on the raw values so they are reported with any type errors. */
 const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => [
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.INBOX_DOMAIN === undefined
@@ -133,6 +149,9 @@ const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => 
     : []),
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.DATA_KEY === undefined && raw.DATA_KEY_FILE === undefined
     ? ['  DATA_KEY or DATA_KEY_FILE: required in production mode (it seals webhook secrets at rest)']
+    : []),
+  ...(raw.PAYMENTS === 'stripe'
+    ? STRIPE_SETTINGS.filter((name) => raw[name] === undefined).map((name) => `  ${name}: required with PAYMENTS=stripe`)
     : []),
   ...(raw.INTERNAL_PORT !== undefined
     ? ['INTERNAL_TLS_CERT', 'INTERNAL_TLS_KEY', 'INTERNAL_TLS_CA', 'INTERNAL_SERVICE_TOKEN']

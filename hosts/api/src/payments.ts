@@ -2,7 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Ephemail, PaymentProvider } from '@ephemail/core';
 import { createCallbackHandler } from '@ephemail/http-express';
+import { createStripePaymentProvider } from '@ephemail/payments-stripe';
 import express, { type Express } from 'express';
+import Stripe from 'stripe';
 import type { HostConfig } from './config.js';
 import { sandboxPages } from './payments-sandbox/pages.js';
 import { createSandboxPaymentProvider } from './payments-sandbox/provider.js';
@@ -27,10 +29,25 @@ const sandboxKey = (config: HostConfig, dataKey: Buffer | undefined): Buffer => 
   return randomBytes(32);
 };
 
+/** Stripe's provider from the host's settings (checked present by the configuration). */
+const stripeProvider = (config: HostConfig): PaymentProvider => {
+  const api = config.STRIPE_API_BASE === undefined ? undefined : new URL(config.STRIPE_API_BASE);
+  const client = new Stripe(config.STRIPE_SECRET_KEY!, {
+    ...(api === undefined ? {} : { host: api.hostname, port: Number(api.port || (api.protocol === 'http:' ? 80 : 443)), protocol: api.protocol.slice(0, -1) as 'http' | 'https' }),
+  });
+  return createStripePaymentProvider(client, {
+    prices: { starter: config.STRIPE_PRICE_STARTER!, growth: config.STRIPE_PRICE_GROWTH!, pro: config.STRIPE_PRICE_PRO!, enterprise: config.STRIPE_PRICE_ENTERPRISE! },
+    webhookSecret: config.STRIPE_WEBHOOK_SECRET!,
+    successUrl: config.STRIPE_SUCCESS_URL!,
+    cancelUrl: config.STRIPE_CANCEL_URL!,
+    portalReturnUrl: config.STRIPE_PORTAL_RETURN_URL!,
+  });
+};
+
 export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefined): HostPayments => {
   let publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
   const key = sandboxKey(config, dataKey);
-  const provider = createSandboxPaymentProvider({ key, publicUrl: () => publicUrl });
+  const provider = config.PAYMENTS === 'stripe' ? stripeProvider(config) : createSandboxPaymentProvider({ key, publicUrl: () => publicUrl });
   return {
     provider,
     bind: (url) => {
@@ -40,7 +57,8 @@ export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefin
       const outer = express();
       outer.disable('x-powered-by');
       outer.use(createCallbackHandler(ephemail));
-      outer.use(sandboxPages({ key, callbackUrl: () => `${publicUrl}/v1/billing/callbacks/sandbox` }));
+      // The sandbox's hosted pages exist only while the sandbox is the provider.
+      if (config.PAYMENTS === 'sandbox') outer.use(sandboxPages({ key, callbackUrl: () => `${publicUrl}/v1/billing/callbacks/sandbox` }));
       outer.use(api);
       return outer;
     },
