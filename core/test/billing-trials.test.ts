@@ -1,7 +1,7 @@
 import test from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
 import type { PaymentProvider, ProviderEvent } from '../src/index.js';
-import { createEphemail, createMemoryDocumentStore, FakeClock } from '../src/index.js';
+import { createEphemail, createMemoryDocumentStore, DEFAULT_PLANS, FakeClock } from '../src/index.js';
 import { newPrincipal } from './support.js';
 
 const DAY = 86_400_000;
@@ -97,8 +97,8 @@ test('billing: a renewal that comes before the checkout that made its subscripti
 
 test('usage: API calls are counted per organization and month, refused past the plan, and start again next month', async (t) => {
   const clock = new FakeClock('2026-03-31T23:59:00.000Z');
-  const plans = { starter: { identities: 5, bulkBatchSize: 5, webhookEndpoints: 1, domains: 1, apiCallsPerMonth: 5 } } as never;
-  const app = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock, config: { plans: { ...(await import('../src/index.js')).DEFAULT_PLANS, ...plans } } });
+  const plans = { ...DEFAULT_PLANS, starter: { identities: 5, bulkBatchSize: 5, webhookEndpoints: 1, domains: 1, apiCallsPerMonth: 5 } };
+  const app = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock, config: { plans } });
   await app.init();
   const principal = await newPrincipal(app, { plan: 'starter', scopes: ['identities:write', 'billing:read'] });
   const admitted = [];
