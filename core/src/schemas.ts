@@ -215,3 +215,6 @@ export type StartTrialBody = z.infer<typeof StartTrialBody>;
 
 export const ListInvoicesQuery = pageQuery(20, 100);
 export type ListInvoicesQuery = z.infer<typeof ListInvoicesQuery>;
+
+export const InvoicePdfBody = z.strictObject({ download_token: z.string().min(1).max(200).describe('The one-time token from .../download-token.') });
+export type InvoicePdfBody = z.infer<typeof InvoicePdfBody>;

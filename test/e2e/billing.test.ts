@@ -125,7 +125,36 @@ test('billing: trial → convert → sandbox checkout page → signed callback �
   t.like(invoices.items[0], { amount_cents: 9_900, currency: 'usd', status: 'paid', pdf_download: { exchange_required: true } });
   t.regex(invoices.items[0].id, /^inv_/);
   t.is((await call(who, 'POST', `/v1/trials/${started.json.id}/convert`)).json.error.code, 'trial_already_converted');
+
+  // The invoice's PDF: a fresh one-time token, exchanged once for the document.
+  const invoiceId = invoices.items[0].id as string;
+  const issued = await call(who, 'POST', `/v1/billing/invoices/${invoiceId}/download-token`);
+  t.regex(issued.json.download_token, /^idt_[A-Za-z0-9]{32}$/);
+  t.is((await call(who, 'GET', '/v1/billing/invoices')).json.items[0].pdf_download.token_preview, `idt_…${issued.json.download_token.slice(-4)}`);
+  const pdf = await pdfOf(who, invoiceId, issued.json.download_token);
+  t.is(pdf.status, 200);
+  t.is(pdf.type, 'application/pdf');
+  t.is(pdf.bytes.subarray(0, 5).toString('latin1'), '%PDF-');
+  const text = pdfText(pdf.bytes);
+  t.true(text.includes(invoiceId) && text.includes('ephemail growth plan, 30 days') && text.includes('99.00 USD'), text);
+  const again = await pdfOf(who, invoiceId, issued.json.download_token);
+  t.is(again.status, 409, 'the second exchange is refused');
+  t.is((await pdfOf(who, invoiceId, 'idt_wrong')).status, 403);
+  const stranger = await tenant();
+  t.is((await call(stranger, 'POST', `/v1/billing/invoices/${invoiceId}/download-token`)).json.error.code, 'invoice_not_found');
 });
+
+const pdfOf = async (who: Tenant, invoiceId: string, token: string) => {
+  const res = await fetch(`${host.url}/v1/billing/invoices/${invoiceId}/pdf`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${who.key}`, 'x-org-id': who.org, 'x-project-id': who.project, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+    body: JSON.stringify({ download_token: token }),
+  });
+  return { status: res.status, type: res.headers.get('content-type')?.split(';')[0], bytes: Buffer.from(await res.arrayBuffer()) };
+};
+
+/** The text of a PDF, as poppler's pdftotext reads it (a real reader, not our own writer). */
+const pdfText = (bytes: Buffer): string => execFileSync('pdftotext', ['-layout', '-', '-'], { input: bytes }).toString('utf8');
 
 test('billing: a checkout token is redeemed once on the internal listener (mutual TLS + service credential), never on the public port', async (t) => {
   const who = await tenant();

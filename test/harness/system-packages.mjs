@@ -10,6 +10,8 @@ export const REQUIRED = {
   'gcc': 'gcc',
   'kcat': 'kcat',
   'openssl': 'openssl',
+  // A real PDF reader for the invoice PDFs the host renders.
+  'poppler-utils': 'pdftotext',
   // A second, independent SMTP client for the MX's protocol tests (pipelining, STARTTLS).
   'swaks': 'swaks',
   'librdkafka-dev': '/usr/include/librdkafka/rdkafka_mock.h',

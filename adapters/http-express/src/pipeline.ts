@@ -6,7 +6,7 @@ import type { Answer } from './envelope.js';
 import { errorAnswer, send, sendError } from './envelope.js';
 import type { HttpError } from './errors.js';
 import { toHttpError } from './errors.js';
-import { claimIdempotency, readIdempotencyKey } from './middleware/idempotency.js';
+import { BYTES, claimIdempotency, readIdempotencyKey } from './middleware/idempotency.js';
 import type { Route } from './routes/route.js';
 import { isMutation } from './routes/route.js';
 import { parseWith } from './validation.js';
@@ -38,6 +38,10 @@ const authenticate = async (req: Request): Promise<E.Either<HttpError, Principal
       projectId: req.get('X-Project-Id'),
     }),
   );
+
+/** An answer as the idempotency record keeps it: bytes (a PDF) as base64 with their type, so a replay sends the same bytes. */
+const storable = (route: Route, body: unknown): unknown =>
+  route.contentType !== undefined && Buffer.isBuffer(body) ? { [BYTES]: body.toString('base64'), contentType: route.contentType } : body;
 
 /** Validates query and body in one pass so every issue is reported together. */
 const validate = (route: Route, req: Request): E.Either<HttpError, { body: unknown; query: unknown }> => {
@@ -79,7 +83,7 @@ export const handlerFor =
         if (claim?.kind === 'proceed') await claim.finish(500, null);
         throw error;
       }
-      if (claim?.kind === 'proceed') await claim.finish(answer.status, answer.body);
+      if (claim?.kind === 'proceed') await claim.finish(answer.status, storable(route, answer.body));
       if (route.contentType !== undefined && Buffer.isBuffer(answer.body)) {
         res.status(answer.status).type(route.contentType).send(answer.body);
         return;

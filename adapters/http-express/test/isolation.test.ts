@@ -6,7 +6,7 @@ import { startApi } from './support.js';
  * Every registered route is called by tenant B against tenant A's data. A route missing from
  * CASES fails the suite, so a new route cannot ship without its isolation check.
  */
-type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; run: string; trial: string; path: string; method: string }) => Promise<void>;
+type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; run: string; trial: string; invoice: string; path: string; method: string }) => Promise<void>;
 
 const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method }) => {
   const body = path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
@@ -72,7 +72,19 @@ const expectTrialNotFoundLikeUnknown: Case = async ({ api, b, trial, path, metho
   }
 };
 
+const expectInvoiceNotFoundLikeUnknown: Case = async ({ api, b, invoice, path, method }) => {
+  const body = path.endsWith('/pdf') ? { download_token: 'idt_x' } : {};
+  const foreign = await api.call(method, path.replace(':invoice_id', invoice), { tenant: b, body });
+  const unknown = await api.call(method, path.replace(':invoice_id', 'inv_doesnotexist000000000000'), { tenant: b, body });
+  if (foreign.status !== 404 || foreign.json.error.code !== 'invoice_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
+  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
+    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
+  }
+};
+
 const CASES: Record<string, Case> = {
+  'POST /v1/billing/invoices/:invoice_id/download-token': expectInvoiceNotFoundLikeUnknown,
+  'POST /v1/billing/invoices/:invoice_id/pdf': expectInvoiceNotFoundLikeUnknown,
   'GET /v1/billing/subscription': async ({ api, b }) => {
     const res = await api.call('GET', '/v1/billing/subscription', { tenant: b });
     if (res.status !== 404 || res.json.error.code !== 'no_active_subscription') throw new Error(`B sees a subscription: ${res.text}`);
@@ -191,19 +203,25 @@ test('isolation: every route refuses another tenant\u2019s headers and never rev
     const dom = (await api.call('POST', '/v1/domains', { tenant: a, body: { domain: `a-${a.orgId.slice(4)}.example.org` } })).json.id as string;
     const run = (await api.call('POST', '/v1/reliability/invite', { tenant: a, body: { target_url: 'https://a.example.com/invite', identity_id: victim } })).json.id as string;
     const trial = (await api.call('POST', '/v1/trials/start', { tenant: a, body: { plan: 'growth' } })).json.id as string;
+    // An invoice of A's, as a provider's callback would have made it.
+    const invoice = 'inv_isolation000000000000000';
+    await api.service.deps.store.insert('invoices', {
+      id: invoice, org_id: a.orgId, provider_reference: 'in_1', amount_cents: 100, currency: 'usd', status: 'paid', period_start: '2026-03-01T00:00:00.000Z',
+      period_end: '2026-04-01T00:00:00.000Z', lines: [], created_at: '2026-03-01T00:00:00.000Z', download_hash: 'x', download_preview: 'idt_…x', download_expires_at: '2026-03-02T00:00:00.000Z', download_used_at: null,
+    });
     for (const route of api.http.routes) {
       const method = route.method.toUpperCase();
       const name = `${method} ${route.path}`;
       const check = CASES[name];
       t.truthy(check, `no isolation case for ${name}`);
       if (!check) continue;
-      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook).replace(':domain_id', dom).replace(':run_id', run).replace(':trial_id', trial), {
+      const crossHeaders = await api.call(method, route.path.replace(':identity_id', victim).replace(':webhook_id', hook).replace(':domain_id', dom).replace(':run_id', run).replace(':trial_id', trial).replace(':invoice_id', invoice), {
         tenant: { ...b, orgId: a.orgId, projectId: a.projectId },
         body: method === 'GET' ? undefined : {},
       });
       t.is(crossHeaders.status, 403, `${name} with A's headers`);
       t.is(crossHeaders.json.error.code, 'scope_mismatch');
-      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, run, trial, path: route.path, method }), name);
+      await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, run, trial, invoice, path: route.path, method }), name);
     }
     const after = await api.call('GET', `/v1/identities/${victim}`, { tenant: a });
     t.is(after.json.status, 'provisioned', 'A’s identity untouched');

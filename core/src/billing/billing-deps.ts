@@ -1,6 +1,6 @@
 import type { CoreDeps } from '../deps.js';
-import type { PaymentProvider } from './ports.js';
+import type { InvoiceRenderer, PaymentProvider } from './ports.js';
 
 export interface BillingDeps extends CoreDeps {
-  readonly billing: { readonly provider: PaymentProvider };
+  readonly billing: { readonly provider: PaymentProvider; readonly renderer: InvoiceRenderer };
 }

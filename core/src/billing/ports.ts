@@ -93,3 +93,22 @@ export interface PaymentProvider {
    */
   verifyCallback(rawBody: Buffer, headers: Readonly<Record<string, string | readonly string[] | undefined>>): CallbackVerdict;
 }
+
+/** An invoice as a document renders it. */
+export interface InvoiceDocument {
+  readonly id: string;
+  readonly orgId: string;
+  readonly amountCents: number;
+  readonly currency: string;
+  readonly periodStart: string;
+  readonly periodEnd: string;
+  readonly createdAt: string;
+  readonly lines: readonly { readonly description: string; readonly amountCents: number }[];
+  readonly provider: string;
+  readonly providerReference: string;
+}
+
+/** Renders an invoice as a PDF (the host's, on a PDF library). */
+export interface InvoiceRenderer {
+  render(invoice: InvoiceDocument): Promise<Uint8Array>;
+}

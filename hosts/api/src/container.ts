@@ -12,6 +12,7 @@ import type { DependencyContainer } from 'tsyringe';
 import { container as root, instanceCachingFactory } from 'tsyringe';
 import type { HostConfig } from './config.js';
 import { createHostPayments, type HostPayments } from './payments.js';
+import { createPdfInvoiceRenderer } from './invoice-pdf.js';
 import { loadDataKey } from './data-key.js';
 import { createKafkaRuntime, type KafkaRuntime } from './kafka.js';
 import { createLogger } from './logger.js';
@@ -107,7 +108,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         dataKey: dataKeyOrWarn(config, d.resolve<Logger>(TOKENS.logger)),
         urlGuard: createUrlGuard(),
         domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
-        billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider },
+        billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider, renderer: createPdfInvoiceRenderer() },
         config: {
           allowHttpLoopback: config.EPHEMAIL_MODE === 'development',
           webhookRetry: { attempts: config.WEBHOOK_MAX_ATTEMPTS, baseMs: config.WEBHOOK_BASE_DELAY_MS, capMs: config.WEBHOOK_MAX_DELAY_MS },

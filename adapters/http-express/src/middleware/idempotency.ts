@@ -3,6 +3,9 @@ import { fingerprint, MAX_IDEMPOTENCY_KEY_LENGTH } from '@ephemail/core';
 import type { Request, Response } from 'express';
 import type { HttpError } from '../errors.js';
 
+/** The key under which a stored answer keeps bytes (base64) instead of JSON. */
+export const BYTES = '__ephemail_bytes_base64';
+
 export type IdempotencyOutcome =
   | { readonly kind: 'proceed'; readonly finish: (status: number, body: unknown) => Promise<void> }
   | { readonly kind: 'answered' };
@@ -54,10 +57,14 @@ export const claimIdempotency = async (
   // No body and an empty object are the same request.
   const claim = await app.idempotency.claim(scope, key, fingerprint(req.body ?? {}));
   switch (claim.kind) {
-    case 'replay':
+    case 'replay': {
       res.setHeader('Idempotent-Replayed', 'true');
-      res.status(claim.response.status).json(claim.response.body);
+      const stored = claim.response.body as Record<string, unknown> | null;
+      if (stored !== null && typeof stored === 'object' && typeof stored[BYTES] === 'string') {
+        res.status(claim.response.status).type(String(stored.contentType)).send(Buffer.from(stored[BYTES], 'base64'));
+      } else res.status(claim.response.status).json(claim.response.body);
       return { kind: 'answered' };
+    }
     case 'reused':
       sendError({ status: 422, code: 'idempotency_key_reused', message: 'The Idempotency-Key was used with a different request body.' });
       return { kind: 'answered' };

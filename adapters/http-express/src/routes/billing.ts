@@ -1,5 +1,5 @@
 import type { Ephemail } from '@ephemail/core';
-import { CheckoutBody, EmptyBody, forbidden, ListInvoicesQuery, StartTrialBody } from '@ephemail/core';
+import { CheckoutBody, EmptyBody, forbidden, InvoicePdfBody, ListInvoicesQuery, StartTrialBody } from '@ephemail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Route } from './route.js';
 import { route } from './route.js';
@@ -34,6 +34,17 @@ export const billingRoutes = (app: Ephemail): Route[] => [
     method: 'get', path: '/v1/billing/invoices', tag: 'Billing', scopes: READ, status: 200, query: ListInvoicesQuery,
     summary: "The organization's invoices, newest first.",
     handle: ({ principal, query }) => app.billing.invoices(principal, query),
+  }),
+  route({
+    method: 'post', path: '/v1/billing/invoices/:invoice_id/download-token', tag: 'Billing', scopes: READ, status: 200, body: EmptyBody,
+    summary: "A fresh one-time token (24 h) for the invoice's PDF; the one before stops working.",
+    handle: ({ principal, params }) => app.billing.issueInvoiceDownload(principal, params.invoice_id!),
+  }),
+  route<InvoicePdfBody>({
+    method: 'post', path: '/v1/billing/invoices/:invoice_id/pdf', tag: 'Billing', scopes: READ, status: 200, body: InvoicePdfBody,
+    contentType: 'application/pdf',
+    summary: "Exchange the invoice's download token for its PDF, once.",
+    handle: ({ principal, params, body }) => app.billing.exchangeInvoiceDownload(principal, params.invoice_id!, body.download_token),
   }),
   route<StartTrialBody>({
     method: 'post', path: '/v1/trials/start', tag: 'Trials', scopes: TRIALS, status: 201, body: StartTrialBody,
