@@ -35,6 +35,8 @@ import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
 import type { DomainOptions } from './domains/facade.js';
 import { reliabilityFacade } from './reliability/facade.js';
+import { freeDeps, freeFacade } from './free/facade.js';
+import type { FreeSettings } from './free/free-identities.js';
 import type { BillingOptions } from './billing/facade.js';
 import { billingDeps, billingFacade } from './billing/facade.js';
 import { createApiCallCounter } from './billing/api-calls.js';
@@ -49,6 +51,8 @@ export interface EphemailOptions extends WebhookOptions {
   readonly domains?: DomainOptions;
   /** Billing and trials: the payment provider. */
   readonly billing?: BillingOptions;
+  /** The anonymous free tier: where its identities live, its grant secret, its rate. */
+  readonly free?: Partial<FreeSettings>;
   readonly store: DocumentStore;
   readonly inboxDomain: string;
   readonly clock?: Clock;
@@ -174,6 +178,7 @@ export const createEphemail = (options: EphemailOptions) => {
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
     domains: domainsFacade(domainDeps(deps, options.domains ?? {})),
     reliability: reliabilityFacade(deps, options.urlGuard),
+    free: freeFacade(freeDeps(deps, options.free)),
     ...billingFacade(billingDeps(deps, options.billing ?? {}), apiCalls),
     relays: {
       /**

@@ -72,3 +72,6 @@ export type { Trial, TrialStatus } from './billing/trial-record.js';
 export { TRIAL_PLANS, TRIAL_DAYS, TRIAL_GRACE_DAYS } from './billing/trial-record.js';
 export { REDIRECT_TOKEN_TTL_MS } from './billing/redirect-tokens.js';
 export { hashSecret } from './auth/secrets.js';
+export type { FreeSettings } from './free/free-identities.js';
+export { FREE_GRANT_AUDIENCE } from './free/free-identities.js';
+export { GRANT_TTL_MS } from './free/grants.js';

@@ -218,3 +218,9 @@ export type ListInvoicesQuery = z.infer<typeof ListInvoicesQuery>;
 
 export const InvoicePdfBody = z.strictObject({ download_token: z.string().min(1).max(200).describe('The one-time token from .../download-token.') });
 export type InvoicePdfBody = z.infer<typeof InvoicePdfBody>;
+
+export const CreateFreeIdentityBody = z.strictObject({ label: z.string().trim().min(1).max(200).optional() });
+export type CreateFreeIdentityBody = z.infer<typeof CreateFreeIdentityBody>;
+
+export const FreeTokenQuery = z.strictObject({ token: z.string().min(1).max(200).describe('The ftok_ token answered at creation.') });
+export type FreeTokenQuery = z.infer<typeof FreeTokenQuery>;

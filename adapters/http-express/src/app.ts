@@ -22,6 +22,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { domainRoutes } from './routes/domains.js';
 import { reliabilityRoutes } from './routes/reliability.js';
 import { billingRoutes } from './routes/billing.js';
+import { freeRoutes } from './routes/free.js';
 
 export interface HttpAppOptions {
   readonly logger?: HttpLogger;
@@ -35,7 +36,7 @@ export interface HttpAppOptions {
 }
 
 /** Every /v1 route of the service, in registration order. */
-export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...billingRoutes(app)];
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...billingRoutes(app), ...freeRoutes(app)];
 
 const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   const type = (error as { type?: string }).type;

@@ -79,6 +79,24 @@ export const toHttpError = (error: DomainError): HttpError => {
       return { status: 409, code: 'trial_already_converted', message: 'The trial was converted already.' };
     case 'TrialCanceled':
       return { status: 409, code: 'trial_canceled', message: 'The trial was canceled.' };
+    case 'GrantExpired':
+      return { status: 403, code: 'grant_expired', message: 'The anonymous grant has expired; ask for a new one.' };
+    case 'GrantReplayed':
+      return { status: 409, code: 'grant_replayed', message: 'The anonymous grant was used already.' };
+    case 'InvalidToken':
+      return { status: 401, code: 'invalid_token', message: 'The token is missing or wrong.' };
+    case 'IpLimitReached':
+      return { status: 429, code: 'ip_limit_reached', message: 'This address already holds an active free identity.' };
+    case 'RateLimited':
+      return {
+        status: 429,
+        code: 'rate_limited',
+        message: `Too many requests; try again in ${error.retryAfterSeconds} s.`,
+        retryable: true,
+        headers: { 'Retry-After': String(error.retryAfterSeconds) },
+      };
+    case 'FreeIdentityExpired':
+      return { status: 410, code: 'identity_expired', message: 'The free identity has expired.' };
     case 'RunNotFound':
       return { status: 404, code: 'run_not_found', message: 'No such reliability run.' };
     case 'SecretNotAvailable':

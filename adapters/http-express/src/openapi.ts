@@ -96,6 +96,10 @@ const parametersOf = (route: Route): JsonObject[] => {
   const path = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
   const queryProps = route.query ? ((schemaOf(route.query).properties ?? {}) as Record<string, JsonObject>) : {};
   const query = Object.entries(queryProps).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  if (route.auth === 'anonymous') {
+    const grant = route.method === 'post' ? [header('X-Anon-Grant', 'A one-time anonymous grant; required when the host has a grant secret.', false)] : [];
+    return [...path, ...query, ...grant];
+  }
   const tenant = [header('X-Org-Id', 'Organization of the credential.'), header('X-Project-Id', 'Project of the credential.')];
   const idem = isMutation(route) ? [header('Idempotency-Key', 'Unique key of this mutation (at most 255 characters).')] : [];
   return [...path, ...query, ...tenant, ...idem];
@@ -106,6 +110,7 @@ const operationOf = (route: Route): JsonObject => ({
   tags: [route.tag],
   ...(route.scopes.length > 0 ? { description: `Scopes: ${route.scopes.join(', ')}.` } : {}),
   parameters: parametersOf(route),
+  ...(route.auth === 'anonymous' ? { security: [] } : {}),
   ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
   responses: {
     [String(route.status)]: {

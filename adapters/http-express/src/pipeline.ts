@@ -53,12 +53,38 @@ const validate = (route: Route, req: Request): E.Either<HttpError, { body: unkno
   return E.left(toHttpError({ _tag: 'InvalidRequest', message: 'The request is invalid.', issues }));
 };
 
+/** What a handler may know of the client beyond its credential. */
+const clientOf = (req: Request) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? '', header: (name: string) => req.get(name) });
+
+/** No one: the principal an anonymous route's handler is given, which it must not use. */
+const NOBODY: Principal = { orgId: '', projectId: '', scopes: [], credential: { kind: 'api_key', id: '', keyId: '' } };
+
+/**
+ * The chain of an anonymous route (the free tier): validation → use case → answer. No credential,
+ * tenant headers, scopes, API-call count or Idempotency-Key: the use case checks its own token
+ * or grant and its own limits.
+ */
+const anonymousHandler =
+  (route: Route): RequestHandler =>
+  async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const input = validate(route, req);
+      if (E.isLeft(input)) return sendError(req, res, input.left);
+      const outcome = await route.handle({ principal: NOBODY, params: req.params as Record<string, string>, ...input.right, ...clientOf(req) });
+      send(res, E.isRight(outcome) ? { status: route.statusOf?.(outcome.right) ?? route.status, body: outcome.right } : errorAnswer(req, res, toHttpError(outcome.left)));
+    } catch (error) {
+      next(error);
+    }
+  };
+
 /**
  * The handler chain of one route: authenticate → scope check → Idempotency-Key presence →
  * validation → idempotency claim → use case → answer. A mutation's answer is stored before it
  * is sent, so a replay racing the first response already finds it.
  */
-export const handlerFor =
+export const handlerFor = (route: Route): RequestHandler => (route.auth === 'anonymous' ? anonymousHandler(route) : agentHandler(route));
+
+const agentHandler =
   (route: Route): RequestHandler =>
   async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -77,8 +103,8 @@ export const handlerFor =
       if (claim?.kind === 'answered') return;
       let answer: Answer;
       try {
-        const outcome = await route.handle({ principal: principal.right, params: req.params as Record<string, string>, ...input.right });
-        answer = E.isRight(outcome) ? { status: route.status, body: outcome.right } : errorAnswer(req, res, toHttpError(outcome.left));
+        const outcome = await route.handle({ principal: principal.right, params: req.params as Record<string, string>, ...input.right, ...clientOf(req) });
+        answer = E.isRight(outcome) ? { status: route.statusOf?.(outcome.right) ?? route.status, body: outcome.right } : errorAnswer(req, res, toHttpError(outcome.left));
       } catch (error) {
         if (claim?.kind === 'proceed') await claim.finish(500, null);
         throw error;

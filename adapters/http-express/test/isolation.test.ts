@@ -82,7 +82,22 @@ const expectInvoiceNotFoundLikeUnknown: Case = async ({ api, b, invoice, path, m
   }
 };
 
+/** Free identities are opened by their own token only: another identity's token does not open one. */
+const freeTokenScoped: Case = async ({ api, path }) => {
+  const made = await Promise.all([0, 1].map(async () => (await api.service.free.create({ clientIp: `2001:db8::${Math.random().toString(16).slice(2, 6)}` })) as any));
+  const [one, two] = made.map((m) => m.right as { id: string; token: string });
+  const res = await api.call('GET', `${path.replace(':free_id', one!.id)}?token=${two!.token}`);
+  if (res.status !== 401 || res.json.error.code !== 'invalid_token') throw new Error(`a token opened another free identity: ${res.text}`);
+};
+
 const CASES: Record<string, Case> = {
+  'POST /v1/free/identity': async ({ api, a }) => {
+    const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
+    await api.service.free.create({ clientIp: '198.51.100.200' });
+    if ((await api.call('GET', '/v1/identities', { tenant: a })).json.total !== before) throw new Error('a free identity shows in a tenant');
+  },
+  'GET /v1/free/identity/:free_id': freeTokenScoped,
+  'GET /v1/free/identity/:free_id/extraction': freeTokenScoped,
   'POST /v1/billing/invoices/:invoice_id/download-token': expectInvoiceNotFoundLikeUnknown,
   'POST /v1/billing/invoices/:invoice_id/pdf': expectInvoiceNotFoundLikeUnknown,
   'GET /v1/billing/subscription': async ({ api, b }) => {
@@ -219,8 +234,11 @@ test('isolation: every route refuses another tenant\u2019s headers and never rev
         tenant: { ...b, orgId: a.orgId, projectId: a.projectId },
         body: method === 'GET' ? undefined : {},
       });
-      t.is(crossHeaders.status, 403, `${name} with A's headers`);
-      t.is(crossHeaders.json.error.code, 'scope_mismatch');
+      // Anonymous routes (the free tier) read no credential or tenant headers at all.
+      if (route.auth !== 'anonymous') {
+        t.is(crossHeaders.status, 403, `${name} with A's headers`);
+        t.is(crossHeaders.json.error.code, 'scope_mismatch');
+      }
       await t.notThrowsAsync(() => check({ api, a, b, victim, hook, dom, run, trial, invoice, path: route.path, method }), name);
     }
     const after = await api.call('GET', `/v1/identities/${victim}`, { tenant: a });

@@ -16,6 +16,12 @@ export type DomainError =
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
   | { readonly _tag: 'RunNotFound'; readonly id: string }
+  | { readonly _tag: 'GrantExpired' }
+  | { readonly _tag: 'GrantReplayed' }
+  | { readonly _tag: 'InvalidToken' }
+  | { readonly _tag: 'IpLimitReached' }
+  | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
+  | { readonly _tag: 'FreeIdentityExpired'; readonly id: string }
   | { readonly _tag: 'NoActiveSubscription' }
   | { readonly _tag: 'InvalidPlan'; readonly plan: string; readonly allowed: readonly string[] }
   | { readonly _tag: 'ProviderFailed'; readonly operation: 'checkout' | 'portal'; readonly message: string; readonly retryable: boolean }
@@ -108,6 +114,12 @@ export const trialAlreadyExists = (): DomainError => ({ _tag: 'TrialAlreadyExist
 export const trialExpired = (id: string): DomainError => ({ _tag: 'TrialExpired', id });
 export const trialAlreadyConverted = (id: string): DomainError => ({ _tag: 'TrialAlreadyConverted', id });
 export const trialCanceled = (id: string): DomainError => ({ _tag: 'TrialCanceled', id });
+export const grantExpired = (): DomainError => ({ _tag: 'GrantExpired' });
+export const grantReplayed = (): DomainError => ({ _tag: 'GrantReplayed' });
+export const invalidToken = (): DomainError => ({ _tag: 'InvalidToken' });
+export const ipLimitReached = (): DomainError => ({ _tag: 'IpLimitReached' });
+export const rateLimited = (retryAfterSeconds: number): DomainError => ({ _tag: 'RateLimited', retryAfterSeconds });
+export const freeIdentityExpired = (id: string): DomainError => ({ _tag: 'FreeIdentityExpired', id });
 export const runNotFound = (id: string): DomainError => ({ _tag: 'RunNotFound', id });
 export const secretNotAvailable = (runId: string, reason: string): DomainError => ({ _tag: 'SecretNotAvailable', runId, reason });
 export const domainNotVerified = (domain: string): DomainError => ({ _tag: 'DomainNotVerified', domain });

@@ -28,6 +28,7 @@ export const C = {
   invoices: 'invoices',
   providerEvents: 'provider_events',
   trials: 'trials',
+  freeIdentities: 'free_identities',
 } as const;
 
 /**
@@ -73,6 +74,7 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.redirectTokens, indexes: [['expires_at']] },
   { name: C.invoices, indexes: [['org_id', 'created_at']] },
   { name: C.providerEvents, indexes: [] },
+  { name: C.freeIdentities, indexes: [] },
   // Trials due to expire or to be deleted after their grace.
   { name: C.trials, indexes: [['org_id'], ['open', 'due_at']] },
   {

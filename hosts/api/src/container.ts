@@ -13,6 +13,7 @@ import { container as root, instanceCachingFactory } from 'tsyringe';
 import type { HostConfig } from './config.js';
 import { createHostPayments, type HostPayments } from './payments.js';
 import { createPdfInvoiceRenderer } from './invoice-pdf.js';
+import { freeGrantSecret } from './free-grants.js';
 import { loadDataKey } from './data-key.js';
 import { createKafkaRuntime, type KafkaRuntime } from './kafka.js';
 import { createLogger } from './logger.js';
@@ -109,6 +110,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         urlGuard: createUrlGuard(),
         domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
         billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider, renderer: createPdfInvoiceRenderer() },
+        free: { requestsPerMinute: config.FREE_REQUESTS_PER_MINUTE, ...(freeGrantSecret(config) === undefined ? {} : { grantSecret: freeGrantSecret(config)! }) },
         config: {
           allowHttpLoopback: config.EPHEMAIL_MODE === 'development',
           webhookRetry: { attempts: config.WEBHOOK_MAX_ATTEMPTS, baseMs: config.WEBHOOK_BASE_DELAY_MS, capMs: config.WEBHOOK_MAX_DELAY_MS },

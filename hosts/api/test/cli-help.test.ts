@@ -20,6 +20,7 @@ const COMMANDS: readonly [string[], RegExp][] = [
   [['keys', 'create'], /^Usage: ephemail keys create \[options\]/],
   [['keys', 'list'], /^Usage: ephemail keys list \[options\]/],
   [['keys', 'revoke'], /^Usage: ephemail keys revoke \[options\] <key-id>/],
+  [['grants', 'mint'], /^Usage: ephemail grants mint \[options\]/],
   [['extract'], /^usage: ephemail extract \[--reveal\] <file-or-dir>\.\.\./],
 ];
 

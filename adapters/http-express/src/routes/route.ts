@@ -8,6 +8,10 @@ export interface RouteContext<B, Q> {
   readonly params: Readonly<Record<string, string>>;
   readonly body: B;
   readonly query: Q;
+  /** The client's address: the socket's, or per `trust proxy` the forwarded one. */
+  readonly clientIp: string;
+  /** A request header, as sent. */
+  readonly header: (name: string) => string | undefined;
 }
 
 /**
@@ -26,6 +30,13 @@ export interface Route<B = unknown, Q = unknown> {
   readonly query?: z.ZodType<Q>;
   /** Status of a successful answer. */
   readonly status: number;
+  /** A status that depends on the answer (202 while pending), when not always `status`. */
+  readonly statusOf?: (body: unknown) => number;
+  /**
+   * `anonymous`: no credential, no tenant headers, no scopes and no Idempotency-Key (the free
+   * tier: its handler authenticates by its own token or grant). Default: an agent credential.
+   */
+  readonly auth?: 'agent' | 'anonymous';
   /** The component schema of a successful answer in the OpenAPI document, when it has one (`Event`). */
   readonly response?: 'Event' | 'EventPage';
   /** When set, a successful answer is sent as bytes of this type (the handler returns a Buffer). */

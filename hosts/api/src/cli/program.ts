@@ -2,10 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { runExtractCommand } from './extract-command.js';
 import type { CliIo } from './io.js';
 import { keysCommand } from './keys-command.js';
+import { grantsCommand } from './grants-command.js';
 
 export type { CliIo } from './io.js';
 
-/** The `ephemail` command line: `keys create|list|revoke` and `extract`. Answers the exit code. */
+/** The `ephemail` command line: `keys create|list|revoke`, `grants mint` and `extract`. Answers the exit code. */
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
   // `extract` has a fixed line-oriented contract of its own (one JSON object per file).
   if (argv[0] === 'extract') return runExtractCommand(argv.slice(1), io);
@@ -16,11 +17,11 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   program.command('extract').description('extract [--reveal] <file-or-dir>...: one JSON line per .eml file with its codes and links');
-  program.addCommand(
-    keysCommand(io, (code) => {
-      exitCode = code;
-    }),
-  );
+  const setExit = (code: number): void => {
+    exitCode = code;
+  };
+  program.addCommand(keysCommand(io, setExit));
+  program.addCommand(grantsCommand(io, setExit));
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
