@@ -8,17 +8,29 @@ import { startApi } from './support.js';
  */
 type Case = (ctx: { api: Api; a: Tenant; b: Tenant; victim: string; hook: string; dom: string; run: string; trial: string; invoice: string; path: string; method: string }) => Promise<void>;
 
-const expectNotFoundLikeUnknown: Case = async ({ api, b, victim, path, method }) => {
-  const body = path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
-  const foreign = await api.call(method, path.replace(':identity_id', victim), { tenant: b, body });
-  const unknown = await api.call(method, path.replace(':identity_id', 'ident_doesnotexist0000000000'), { tenant: b, body });
-  if (foreign.status !== 404 || foreign.json.error.code !== 'identity_not_found') {
-    throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
-  }
-  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
-    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
-  }
-};
+type Ids = Pick<Parameters<Case>[0], 'victim' | 'hook' | 'dom' | 'run' | 'trial' | 'invoice'>;
+
+/**
+ * A route called by B with an id of A's answers exactly like one with an unknown id: 404 with
+ * `code`, and the same body shape. `param` names the path parameter, `own` picks A's id from
+ * the context, `unknown` is an id nobody has.
+ */
+const notFoundLikeUnknown =
+  (param: string, own: keyof Ids, unknown: string, code: string, bodyOf: (path: string, method: string) => unknown = () => undefined): Case =>
+  async (ctx) => {
+    const { api, b, path, method } = ctx;
+    const body = bodyOf(path, method);
+    const foreign = await api.call(method, path.replace(`:${param}`, ctx[own]), { tenant: b, body });
+    const other = await api.call(method, path.replace(`:${param}`, unknown), { tenant: b, body });
+    if (foreign.status !== 404 || foreign.json.error.code !== code) throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
+    if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(other.json)) || other.status !== 404) {
+      throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
+    }
+  };
+
+const identityBody = (path: string, method: string) =>
+  path.endsWith('/extend') ? { additional_hours: 1 } : path.endsWith('/children') && method === 'POST' ? { label: 'x' } : undefined;
+const expectNotFoundLikeUnknown = notFoundLikeUnknown('identity_id', 'victim', 'ident_doesnotexist0000000000', 'identity_not_found', identityBody);
 
 const ownOnly: Case = async ({ api, b, victim }) => {
   const list = await api.call('GET', '/v1/identities?limit=200', { tenant: b });
@@ -27,59 +39,17 @@ const ownOnly: Case = async ({ api, b, victim }) => {
 
 const webhookBody = (path: string, method: string) =>
   method === 'PATCH' ? { description: 'stolen' } : path.endsWith('/replay') ? { event_id: 'evt_any' } : path.endsWith('/rotate-secret') ? {} : undefined;
-
-const expectWebhookNotFoundLikeUnknown: Case = async ({ api, b, hook, path, method }) => {
-  const body = webhookBody(path, method);
-  const foreign = await api.call(method, path.replace(':webhook_id', hook), { tenant: b, body });
-  const unknown = await api.call(method, path.replace(':webhook_id', 'wh_doesnotexist000000000000'), { tenant: b, body });
-  if (foreign.status !== 404 || foreign.json.error.code !== 'webhook_not_found') {
-    throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
-  }
-  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
-    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
-  }
-};
-
-const expectDomainNotFoundLikeUnknown: Case = async ({ api, b, dom, path, method }) => {
-  const foreign = await api.call(method, path.replace(':domain_id', dom), { tenant: b, body: method === 'POST' ? {} : undefined });
-  const unknown = await api.call(method, path.replace(':domain_id', 'dom_doesnotexist000000000000'), { tenant: b, body: method === 'POST' ? {} : undefined });
-  if (foreign.status !== 404 || foreign.json.error.code !== 'domain_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
-  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
-    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
-  }
-};
-
-const expectRunNotFoundLikeUnknown: Case = async ({ api, b, run, path, method }) => {
-  const foreign = await api.call(method, path.replace(':run_id', run), { tenant: b });
-  const unknown = await api.call(method, path.replace(':run_id', 'run_doesnotexist000000000000'), { tenant: b });
-  if (foreign.status !== 404 || foreign.json.error.code !== 'run_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
-  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
-    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
-  }
-};
+const expectWebhookNotFoundLikeUnknown = notFoundLikeUnknown('webhook_id', 'hook', 'wh_doesnotexist000000000000', 'webhook_not_found', webhookBody);
+const expectDomainNotFoundLikeUnknown = notFoundLikeUnknown('domain_id', 'dom', 'dom_doesnotexist000000000000', 'domain_not_found', (_, m) => (m === 'POST' ? {} : undefined));
+const expectRunNotFoundLikeUnknown = notFoundLikeUnknown('run_id', 'run', 'run_doesnotexist000000000000', 'run_not_found');
+const expectTrialNotFoundLikeUnknown = notFoundLikeUnknown('trial_id', 'trial', 'trial_doesnotexist00000000000', 'trial_not_found');
+const expectInvoiceNotFoundLikeUnknown = notFoundLikeUnknown('invoice_id', 'invoice', 'inv_doesnotexist000000000000', 'invoice_not_found', (p) =>
+  p.endsWith('/pdf') ? { download_token: 'idt_x' } : {},
+);
 
 const runOnVictim: Case = async ({ api, b, victim, path }) => {
   const res = await api.call('POST', path, { tenant: b, body: { target_url: 'https://b.example.com/reset', identity_id: victim } });
   if (res.status !== 404 || res.json.error.code !== 'identity_not_found') throw new Error(`B started a run on A's identity: ${res.text}`);
-};
-
-const expectTrialNotFoundLikeUnknown: Case = async ({ api, b, trial, path, method }) => {
-  const foreign = await api.call(method, path.replace(':trial_id', trial), { tenant: b });
-  const unknown = await api.call(method, path.replace(':trial_id', 'trial_doesnotexist00000000000'), { tenant: b });
-  if (foreign.status !== 404 || foreign.json.error.code !== 'trial_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
-  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
-    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
-  }
-};
-
-const expectInvoiceNotFoundLikeUnknown: Case = async ({ api, b, invoice, path, method }) => {
-  const body = path.endsWith('/pdf') ? { download_token: 'idt_x' } : {};
-  const foreign = await api.call(method, path.replace(':invoice_id', invoice), { tenant: b, body });
-  const unknown = await api.call(method, path.replace(':invoice_id', 'inv_doesnotexist000000000000'), { tenant: b, body });
-  if (foreign.status !== 404 || foreign.json.error.code !== 'invoice_not_found') throw new Error(`${method} ${path}: foreign id answered ${foreign.status} ${foreign.text}`);
-  if (JSON.stringify(Object.keys(foreign.json)) !== JSON.stringify(Object.keys(unknown.json)) || unknown.status !== 404) {
-    throw new Error(`${method} ${path}: foreign and unknown ids answer differently`);
-  }
 };
 
 /** Free identities are opened by their own token only: another identity's token does not open one. */
