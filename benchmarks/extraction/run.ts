@@ -6,41 +6,25 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { extract } from '@ephemail/core';
+import { MODEL, extract } from '@ephemail/core';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import PostalMime from 'postal-mime';
-import { loadCorpus, type Sample } from './corpus.js';
-import { judge, metrics, table, type Metrics, type Outcome } from './metrics.js';
+import type { Sample } from './corpus.js';
+import { FIT_DEFAULTS } from './fit.js';
+import { evaluateWith, leaveOneProductOut, report } from './lopo.js';
+import type { Metrics } from './metrics.js';
+import { prepareCorpus } from './prepare.js';
+import { row } from './print.js';
 import { startStockParser } from './stock-parser.js';
 import { measureInterleaved, type Throughput } from './throughput.js';
 
 const parser = createPostalMimeMailParser();
-
-type Judged = Outcome & { readonly split: Sample['split']; readonly product: string };
-
-const evaluate = async (samples: readonly Sample[]): Promise<Judged[]> => {
-  const out: Judged[] = [];
-  for (const s of samples) {
-    const parsed = await parser.parse(s.raw);
-    const top = parsed.ok ? extract(parsed.message).top : undefined;
-    out.push({ ...judge(s.label, top), split: s.split, product: s.product });
-  }
-  return out;
-};
-
-const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
-const row = (name: string, m: Metrics): string =>
-  `${name.padEnd(12)} ${String(m.messages).padStart(4)}  acc ${pct(m.accuracy).padStart(6)}  fpr ${pct(m.false_positive_rate).padStart(5)}  recall@.5 ${pct(m.recall_at_0_5).padStart(6)}  ece ${m.ece.toFixed(3)}`;
-
-const samples = loadCorpus();
-const outcomes = await evaluate(samples);
-const splits = {
-  dev: metrics(outcomes.filter((o) => o.split === 'dev')),
-  heldout: metrics(outcomes.filter((o) => o.split === 'heldout')),
-  all: metrics(outcomes),
-};
-const byLanguage = table(outcomes, (o) => o.label.lang);
-const bySource = table(outcomes, (o) => (o as Judged).product);
+const prepared = await prepareCorpus();
+const samples = prepared.map((p) => p.sample);
+// In-sample: the committed model, fitted on every message it is judged on. Kept for comparison
+// with earlier runs; the leave-one-product-out figures are the measurement.
+const inSample = report(evaluateWith(MODEL, prepared));
+const lopo = report(leaveOneProductOut(prepared).outcomes);
 
 const bytes = (s: Sample): number => s.raw.byteLength;
 // The baseline is the bare parser: stock postal-mime on the same raw messages, on a thread of its
@@ -73,10 +57,9 @@ const medianRoundRatio = (baseline: string): number => {
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 
 const result = {
-  corpus: { messages: samples.length, templates_heldout: new Set(samples.filter((s) => s.split === 'heldout').map((s) => `${s.product}--${s.template}`)).size },
-  metrics: splits,
-  by_language: byLanguage,
-  by_source: bySource,
+  corpus: { messages: samples.length, products: new Set(samples.map((s) => s.product)).size, languages: new Set(samples.map((s) => s.label.lang)).size },
+  leave_one_product_out: { method: `per product, the model refitted on the other products (fit: ${JSON.stringify(FIT_DEFAULTS)})`, ...lopo },
+  in_sample: { method: 'the committed model, fitted on the whole corpus: in-sample, for comparison only', ...inSample },
   throughput: {
     parse_only_postal_mime: parseOnly,
     parse_postal_mime_swapped_decoders: parsePatched,
@@ -92,12 +75,22 @@ const result = {
   node: process.version,
 };
 
-console.log('split        msgs  accuracy     false pos    recall         calibration');
-for (const [k, m] of Object.entries(splits)) console.log(row(k, m));
-console.log('\nby language');
-for (const [k, m] of Object.entries(byLanguage)) console.log(row(k, m));
-console.log('\nby source');
-for (const [k, m] of Object.entries(bySource)) console.log(row(k, m));
+const macroLine = (m: typeof lopo.macro_over_products): string =>
+  `acc ${m.accuracy.toFixed(3)}  fpr ${m.false_positive_rate.toFixed(3)}  recall@.5 ${m.recall_at_0_5.toFixed(3)}  ece ${m.ece.toFixed(3)}`;
+const print = (title: string, rows: Record<string, Metrics>): void => {
+  console.log(`\n${title}`);
+  for (const [k, m] of Object.entries(rows)) console.log(row(k, m));
+};
+console.log('leave-one-product-out (each product judged by the model fitted without it)');
+console.log(row('all', lopo.all));
+console.log(`macro over ${lopo.macro_over_products.products} products: ${macroLine(lopo.macro_over_products)}`);
+console.log(`worst language: ${lopo.worst_language.lang} ${(lopo.worst_language.accuracy * 100).toFixed(1)}% of ${lopo.worst_language.positives} positives`);
+print('leave-one-product-out, by product', lopo.by_product);
+print('leave-one-product-out, by kind', lopo.by_kind);
+print('leave-one-product-out, by language', lopo.by_language);
+console.log('\nin-sample (the committed model on the corpus it was fitted on; for comparison only)');
+console.log(row('all', inSample.all));
+console.log(`macro over products: ${macroLine(inSample.macro_over_products)}`);
 console.log('\nthroughput (single core)');
 for (const [k, t] of Object.entries(result.throughput)) console.log(`${k.padEnd(40)} ${typeof t !== 'object' ? t : `${t.messages_per_s} msg/s  ${t.mb_per_s} MB/s  max ${t.max_ms} ms  p99 ${t.p99_ms} ms`}`);
 

@@ -57,6 +57,17 @@ const classesOf = (t: string): Classes => {
  */
 export const LONGEST_CODE_TOKEN = 32;
 
+/** How often the case changes from one letter to the next. */
+const caseChanges = (t: string): number => {
+  let changes = 0;
+  for (let i = 1; i < t.length; i += 1) {
+    const a = t.charCodeAt(i - 1) <= 90;
+    const b = t.charCodeAt(i) <= 90;
+    if (a !== b) changes += 1;
+  }
+  return changes;
+};
+
 const plainShape = (t: string, { digits, upper, lower }: Classes): Shape | undefined => {
   // No shape below admits a token outside 4..32 characters.
   if (t.length < 4 || t.length > LONGEST_CODE_TOKEN) return undefined;
@@ -64,8 +75,13 @@ const plainShape = (t: string, { digits, upper, lower }: Classes): Shape | undef
     return { value: t, prior: t.length >= 6 && t.length <= 8 ? 0.8 : 0.3, kind: 'alnum' };
   }
   if (lower === 0 && digits === 0 && t.length <= 10) return { value: t, prior: -1.8, kind: 'letters' };
-  // Long mixed-case strings are codes only when they look random, not like a CamelCase word.
-  const random = (digits > 0 && upper > 0 && lower > 0) || (upper >= 3 && lower >= 3 && t.length >= 10);
+  // Long mixed-case strings are codes only when they look random, not like a CamelCase word: a
+  // word changes case two or three times ("JavaScript", "McDonalds"), a random string more often,
+  // or it is mostly capitals ("FQWFdCJLCj").
+  const random =
+    (digits > 0 && upper > 0 && lower > 0) ||
+    (upper >= 3 && lower >= 3 && t.length >= 10) ||
+    (t.length >= 10 && upper >= 2 && lower >= 2 && (upper * 2 > t.length || caseChanges(t) >= 4));
   if (random && t.length >= 8) return { value: t, prior: -0.2, kind: 'mixed' };
   return undefined;
 };

@@ -1,7 +1,7 @@
 import { shapeOf } from './code-shape.js';
 import { eachMatch } from './each-match.js';
 import { maskLinksAndAddresses } from './mask.js';
-import { TIME_WORDS, compileWords } from './lexicon.js';
+import { COMMERCE_WORDS, TIME_WORDS, compileWords } from './lexicon.js';
 import { firstAtOrAfter, type Hits, type MessageView, type Segment, type Source } from './segments.js';
 import { codeTokens } from './tokens.js';
 import { isTrimmed } from './whitespace.js';
@@ -25,6 +25,9 @@ export const CELLS_RE = /\d(?<![A-Za-z0-9\u00c0-\u024f\u0400-\u04ff+][\s\S])(?:[
 const ORIGIN_RE = /^@([a-z0-9.-]+\.[a-z]{2,}) #([A-Za-z0-9-]{4,12})[ \t]*$/gm;
 const PHONE_RE = /\+\d{1,3}[\d \u00a0().-]{5,}\d|\(\d{3}\)[ \u00a0]?\d{3}-\d{4}/g;
 const TIME_AFTER = compileWords(TIME_WORDS, 'iy');
+const COMMERCE = compileWords(COMMERCE_WORDS, 'i');
+// How far before a code a commerce word is looked for: "License key: " is 13 characters.
+const COMMERCE_WINDOW = 24;
 const BASE = -3;
 
 
@@ -119,8 +122,26 @@ export const aloneOnLine = (text: string, start: number, end: number, printed: s
   return j < 0 || text.charCodeAt(j) === 10 ? j + 1 : -1;
 };
 
+/**
+ * True when the code ends its line and follows a label and a colon on it ("Activation code:
+ * AsaHp3wqwk"): the "label: value" layout mail uses to set a secret apart, whatever the label's
+ * language.
+ */
+export const labelled = (text: string, start: number, end: number): boolean => {
+  let i = end;
+  if (text.charCodeAt(i) === 46) i += 1;
+  while (i < text.length && text.charCodeAt(i) !== 10 && isTrimmed(text.charCodeAt(i))) i += 1;
+  if (i < text.length && text.charCodeAt(i) !== 10) return false;
+  let j = start - 1;
+  while (j >= 0 && (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 160 || text.charCodeAt(j) === 9)) j -= 1;
+  const colon = text.charCodeAt(j);
+  if (j < 1 || (colon !== 58 && colon !== 0xff1a)) return false;
+  const before = text.charCodeAt(j - 1);
+  return before !== 10 && !isTrimmed(before);
+};
+
 /** Scores one sighting from its context; each signal is a log-odds contribution. */
-const contextSignals = (sig: Record<string, number>, seg: Segment, start: number, end: number, printed: string): void => {
+const contextSignals = (sig: Record<string, number>, seg: Segment, start: number, end: number, printed: string, digits: boolean): void => {
   const text = seg.text;
   // The line around the code is read only as far as a signal looks (see LOOK_BACK).
   const ls = lineStartWithin(text, start, LOOK_BACK);
@@ -138,6 +159,10 @@ const contextSignals = (sig: Record<string, number>, seg: Segment, start: number
   const near = Math.max(ls, start - 20);
   const decoy = lastBefore(seg.decoyWords(near, start), start, near);
   if (decoy !== undefined && (kw === undefined || decoy >= kw)) sig.decoy_word = -4;
+  // A plain number is looked at only when a code word vouches for it ("coupon code 4471"): most
+  // numbers (street numbers, references) are not, and the test is then not worth its cost.
+  else if ((kw !== undefined || !digits) && COMMERCE.test(text.slice(Math.max(ls, start - COMMERCE_WINDOW), start))) sig.decoy_word = -4;
+  if (labelled(text, start, end)) sig.labelled = 1;
   TIME_AFTER.lastIndex = text[end] === ' ' || text[end] === '\u00a0' ? end + 1 : end;
   if (TIME_AFTER.test(text)) sig.duration = -5;
   if (text[start - 1] === '#' && kw === undefined) sig.hash_prefix = -1.5;
@@ -148,17 +173,19 @@ const contextSignals = (sig: Record<string, number>, seg: Segment, start: number
 };
 
 /**
- * One sighting, its signals in a fixed order (shape, context, `extra`, then the subject's), added
- * up in that order from BASE. Written into one object: spreading the context's signals into the
+ * One sighting, its signals in a fixed order (base, shape, context, `extra`, then the subject's),
+ * added up in that order. Written into one object: spreading the context's signals into the
  * sighting's, and copying every sighting again to add the subject's, built three objects each.
  */
 const sighting = (seg: Segment, start: number, printed: string, subject: number, extra?: Record<string, number>, shape = shapeOf(printed)): CodeSighting | undefined => {
+  // subject: > 0 when the subject speaks of a code, < 0 when it is silent (see MessageView.subjectSilent).
   if (!shape) return undefined;
-  const signals: Record<string, number> = { shape: shape.prior };
-  contextSignals(signals, seg, start, start + printed.length, printed);
+  const signals: Record<string, number> = { base: BASE, shape: shape.prior };
+  contextSignals(signals, seg, start, start + printed.length, printed, shape.kind === 'digits');
   if (extra !== undefined) for (const k in extra) signals[k] = extra[k] ?? 0;
   if (subject > 0) signals.subject_says_code = subject;
-  let score = BASE;
+  else if (subject < 0) signals.subject_silent = subject;
+  let score = 0;
   for (const k in signals) score += signals[k] ?? 0;
   const snippet = (): string => seg.text.slice(Math.max(0, start - 60), start + printed.length + 60).replace(/\s+/g, ' ');
   return { value: shape.value, printed, source: seg.source, start, score, signals, snippet };
@@ -226,12 +253,14 @@ const scanSegment = (seg: Segment, subject: number): CodeSighting[] => {
   return out;
 };
 
-// A subject that speaks of a code ("Your login code") says the mail's secret is a code.
+// A subject that speaks of a code ("Your login code") says the mail's secret is a code; one that
+// names neither a code nor a link's purpose is most often a notice.
 const SUBJECT_SAYS_CODE = 0.6;
+const SUBJECT_SILENT = -1;
 
 /** All code sightings of a message, in every segment. */
 export const findCodes = (view: MessageView): CodeSighting[] => {
   const subject = view.segments.find((s) => s.source === 'subject');
-  const says = subject !== undefined && subject.codeWords(0).length > 0 ? SUBJECT_SAYS_CODE : 0;
+  const says = subject !== undefined && subject.codeWords(0).length > 0 ? SUBJECT_SAYS_CODE : view.subjectSilent() ? SUBJECT_SILENT : 0;
   return view.segments.flatMap((seg) => scanSegment(seg, says));
 };

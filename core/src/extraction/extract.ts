@@ -1,16 +1,21 @@
-import { CALIBRATION, confidences } from './calibration.js';
+import { confidences } from './calibration.js';
 import { findCodes, type CodeSighting } from './codes.js';
 import { findLinks } from './links.js';
+import { scoreWith, type Model } from './model.js';
+import { MODEL } from './model-weights.js';
 import { matchesRules, ruleCodes, type ExtractionRules } from './rules.js';
 import { viewMessage, type MessageView } from './segments.js';
 import type { Candidate, Evidence, Extraction, LinkKind, ParsedMessage, SecretType } from './types.js';
 
-/** A candidate before calibration: the raw score is a sum of log-odds signals. */
+/** A candidate before calibration: its score under the model, and its signals in `evidence.signals`. */
 export interface ScoredCandidate {
   readonly type: SecretType;
   readonly value: string;
   readonly link_kind?: LinkKind;
+  /** The model's score (log-odds, see model.ts). */
   readonly score: number;
+  /** The hand-scaled sum of the signals, by which candidates are found and pruned. */
+  readonly handScore: number;
   readonly evidence: Evidence;
 }
 
@@ -26,10 +31,14 @@ const RULE_SCORE = 6;
  * message score too low to be, and building theirs was a measurable share of the engine's work.
  */
 interface Ranked {
+  readonly type: SecretType;
   readonly value: string;
+  /** The hand-scaled sum of the signals: finds and prunes candidates. */
   readonly score: number;
+  /** The score under the model, set when the message's candidates are ranked (`modelled`). */
+  modelScore: number;
   readonly signals: Record<string, number>;
-  readonly build: (score: number, signals: Record<string, number>) => ScoredCandidate;
+  readonly build: (score: number, signals: Record<string, number>) => Omit<ScoredCandidate, 'handScore'>;
 }
 
 /** Merges sightings of the same code; seeing it in several parts (subject and body) is a signal. */
@@ -46,8 +55,10 @@ const mergeCodes = (sightings: readonly CodeSighting[]): Ranked[] => {
     const bonus = 0.4 * Math.min(2, sources.length - 1);
     const printed = best.printed !== value ? { printed: best.printed } : {};
     return {
+      type: 'otp' as const,
       value,
       score: best.score + bonus,
+      modelScore: 0,
       signals: bonus > 0 ? { ...best.signals, several_parts: bonus } : best.signals,
       build: (score, signals) => ({ type: 'otp', value, score, evidence: { sources, snippet: best.snippet(), signals, ...printed } }),
     };
@@ -56,8 +67,10 @@ const mergeCodes = (sightings: readonly CodeSighting[]): Ranked[] => {
 
 const linkCandidates = (view: MessageView): Ranked[] =>
   findLinks(view).map((l) => ({
+    type: 'magic_link' as const,
     value: l.value,
     score: l.score,
+    modelScore: 0,
     signals: l.signals,
     build: (score, signals) => {
       const { kind, snippet } = l.describe();
@@ -74,8 +87,10 @@ const linkCandidates = (view: MessageView): Ranked[] =>
 
 const ruleCandidates = (view: MessageView, pattern: string): Ranked[] =>
   ruleCodes(pattern, view.segments.map((s) => s.text)).map((m, i) => ({
+    type: 'otp' as const,
     value: m.value,
     score: RULE_SCORE - i,
+    modelScore: 0,
     signals: { rule: RULE_SCORE - i },
     build: (score, signals) => ({ type: 'otp', value: m.value, score, evidence: { sources: [], snippet: m.snippet, signals, rule: true } }),
   }));
@@ -95,6 +110,9 @@ export const holds = (url: string, value: string): boolean => {
 };
 
 const DELIMITER = /[=/&#]/;
+// The signal links.ts gives a long random token, and the shortest value that can be one alone.
+const STRONG_TOKEN = 2.5;
+const OWN_TOKEN_LENGTH = 12;
 const MANY_PAIRS = 64;
 
 /**
@@ -130,46 +148,83 @@ const preferShownCodes = (codes: Ranked[], links: readonly Ranked[]): Ranked[] =
     }
     return pieces.has(value);
   };
+  // A link with a long random token of its own besides the code (the code is too short to be
+  // that token) is a magic link in its own right: the code beside it is the second way in.
+  const ownToken = (value: string): boolean => value.length < OWN_TOKEN_LENGTH && live.some((l) => l.signals.token === STRONG_TOKEN && holds(l.value, value));
   return codes.map((c) =>
-    c.signals.parenthetical === undefined && live.length > 0 && carried(c.value)
+    c.signals.parenthetical === undefined && live.length > 0 && carried(c.value) && !ownToken(c.value)
       ? { ...c, score: c.score + LINK_CARRIES_CODE, signals: { ...c.signals, link_carries_code: LINK_CARRIES_CODE } }
       : c,
   );
 };
 
-/** Every candidate of a message, ranked by raw score, best first. */
+// The same fact seen from the link: a link that only carries a code the text shows is the second way in.
+const CARRIES_SHOWN_CODE = -1;
+
+/** Links that carry a code the text shows (one `preferShownCodes` marked), with that signal. */
+const markCarriers = (codes: readonly Ranked[], links: Ranked[]): Ranked[] => {
+  const shown = codes.filter((c) => c.signals.link_carries_code !== undefined);
+  if (shown.length === 0) return links;
+  return links.map((l) =>
+    shown.some((c) => holds(l.value, c.value))
+      ? { ...l, score: l.score + CARRIES_SHOWN_CODE, signals: { ...l.signals, carries_shown_code: CARRIES_SHOWN_CODE } }
+      : l,
+  );
+};
+
+/** Every candidate of a message, codes first, in no particular order. */
 const rank = (message: ParsedMessage, rules: ExtractionRules): Ranked[] => {
   const view = viewMessage(message);
   const type = rules.extraction_type ?? 'auto';
   const codes =
     type === 'magic_link' ? [] : rules.code_pattern !== undefined ? ruleCandidates(view, rules.code_pattern) : mergeCodes(findCodes(view));
   const links = type === 'otp' ? [] : linkCandidates(view);
-  return [...preferShownCodes(codes, links), ...links].sort((a, b) => b.score - a.score);
+  const preferred = preferShownCodes(codes, links);
+  // Ranked once, by the model (`modelled`); the hand scores only find and prune candidates.
+  return [...preferred, ...markCarriers(preferred, links)];
 };
 
 /**
- * Every candidate of a message with its raw score, best first, before calibration. Exposed for
- * fitting the calibration; callers want `extract`.
+ * The message's candidates scored by `model` (into their `modelScore`), best first; ties keep
+ * codes first, then the order they were found in. Sorted in place: no object per candidate.
  */
-export const scoreCandidates = (message: ParsedMessage, rules: ExtractionRules = {}): ScoredCandidate[] =>
-  rank(message, rules).map((c) => c.build(c.score, c.signals));
+const modelled = (model: Model, ranked: Ranked[]): Ranked[] => {
+  for (const r of ranked) r.modelScore = scoreWith(model, r.type, r.signals);
+  // Most messages have one or two candidates: no sort to call.
+  return ranked.length < 2 ? ranked : ranked.sort((a, b) => b.modelScore - a.modelScore);
+};
+
+/**
+ * Every candidate of a message with its score, best first, before calibration. Exposed for
+ * fitting the model (its signals are the features); callers want `extract`.
+ */
+export const scoreCandidates = (message: ParsedMessage, rules: ExtractionRules = {}, model: Model = MODEL): ScoredCandidate[] =>
+  modelled(model, rank(message, rules)).map((c) => ({ ...c.build(c.modelScore, c.signals), handScore: c.score }));
+
+/**
+ * `extract` under another model than the committed one: the benchmark's leave-one-product-out
+ * folds run the engine with the model fitted without the product they hold out.
+ */
+export const extractWith =
+  (model: Model) =>
+  (message: ParsedMessage, rules?: ExtractionRules): Extraction => {
+    if (rules !== undefined && !matchesRules(message, rules)) return { top: undefined, candidates: [], ruleMismatch: true };
+    const ranked = modelled(model, rank(message, rules ?? {}));
+    const probs = confidences(ranked.map((c) => c.modelScore));
+    const candidates: Candidate[] = [];
+    for (let i = 0; i < ranked.length && candidates.length < MAX_CANDIDATES; i += 1) {
+      const confidence = Math.round((probs[i] ?? 0) * 1000) / 1000;
+      const r = ranked[i];
+      if (r === undefined || confidence < MIN_CONFIDENCE) continue;
+      const c = r.build(r.modelScore, r.signals);
+      candidates.push({ type: c.type, value: c.value, ...(c.link_kind !== undefined ? { link_kind: c.link_kind } : {}), confidence, evidence: c.evidence });
+    }
+    return { top: candidates[0], candidates, ruleMismatch: false };
+  };
 
 /**
  * Finds the one-time code or magic link a message carries. Pure and synchronous. Returns up to
  * five candidates, best first, each with a calibrated confidence; when rules are given and the
  * message does not match their sender or subject pattern, it returns no candidate at all.
  */
-export const extract = (message: ParsedMessage, rules?: ExtractionRules): Extraction => {
-  if (rules !== undefined && !matchesRules(message, rules)) return { top: undefined, candidates: [], ruleMismatch: true };
-  const ranked = rank(message, rules ?? {});
-  const probs = confidences(ranked.map((c) => c.score), CALIBRATION);
-  const candidates: Candidate[] = [];
-  for (let i = 0; i < ranked.length && candidates.length < MAX_CANDIDATES; i += 1) {
-    const confidence = Math.round((probs[i] ?? 0) * 1000) / 1000;
-    const r = ranked[i];
-    if (r === undefined || confidence < MIN_CONFIDENCE) continue;
-    const c = r.build(r.score, r.signals);
-    candidates.push({ type: c.type, value: c.value, ...(c.link_kind !== undefined ? { link_kind: c.link_kind } : {}), confidence, evidence: c.evidence });
-  }
-  return { top: candidates[0], candidates, ruleMismatch: false };
-};
+export const extract: (message: ParsedMessage, rules?: ExtractionRules) => Extraction = extractWith(MODEL);

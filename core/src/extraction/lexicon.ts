@@ -61,6 +61,13 @@ export const DECOY_WORDS = [
   '订单', '訂單', '발주', '주문', '전화',
 ];
 
+/**
+ * Words of commerce that name what a nearby code is for when it is not a sign-in ("promo code",
+ * "license key", "gift card"). Tested only in the few characters before a code (codes.ts), not
+ * scanned over whole segments with DECOY_WORDS: their common first letters slowed that scan.
+ */
+export const COMMERCE_WORDS = ['promo', 'coupon', 'voucher', 'discount', 'gift', 'licen', 'lizenz', 'лиценз', '许可证'];
+
 /** Units that make a preceding number a duration ("expires in 10 minutes"). */
 export const TIME_WORDS = [
   'sec', 'second', 'min', 'minute', 'hour', 'hr', 'day', 'week', 'month', 'year',

@@ -163,7 +163,7 @@ interface Scored {
 
 const TOKEN_SIGNAL = [-2.5, 1, 2.5] as const;
 
-const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefined => {
+const scoreLink = (seen: Seen, senderSite: string | undefined, silent: boolean): Scored | undefined => {
   const outer = parseHttpUrl(seen.href);
   if (!outer) return undefined;
   // The outer URL's query pairs are read once, for both the redirect and the features.
@@ -171,7 +171,8 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   const inner = unwrapRedirect(outer, query);
   const f = inner === undefined ? urlFeatures(outer, query) : urlFeatures(inner);
   const anchor = seen.anchor;
-  const sig: Record<string, number> = { token: TOKEN_SIGNAL[f.token] };
+  // No token and a token are separate signals, so the model weighs each on its own.
+  const sig: Record<string, number> = f.token === 0 ? { base: BASE, no_token: TOKEN_SIGNAL[0] } : { base: BASE, token: TOKEN_SIGNAL[f.token] };
   if (f.kindHint) sig.url_words = 1;
   // No word matches an empty anchor or context (image-only anchors, printed URLs), so neither is scanned.
   const hasAnchor = anchor !== '';
@@ -179,6 +180,8 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   if (anchorWords) sig.anchor_words = 1;
   else if (hasAnchor && ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
   else if (seen.context !== '' && hasKindWords(seen.context.slice(-80))) sig.context_words = 0.6;
+  // Nothing (URL, anchor, text before it) says what the link is for: "View on …", "Go to poll".
+  if (sig.url_words === undefined && sig.anchor_words === undefined && sig.anchor_action === undefined && sig.context_words === undefined) sig.no_purpose = -1;
   if (f.negative || (hasAnchor && NEGATIVE_RE.test(anchor))) sig.footer_link = -5;
   if (SOCIAL.test(f.host)) sig.social = -4;
   if (senderSite !== undefined) sig.site = siteOf(f.host) === senderSite ? 0.3 : -0.8;
@@ -186,8 +189,9 @@ const scoreLink = (seen: Seen, senderSite: string | undefined): Scored | undefin
   if (seen.count >= 2) sig.repeated = 0.4;
   if (seen.button) sig.button = 0.5;
   if (seen.inFooter) sig.footer = -1.5;
+  if (silent) sig.subject_silent = -1;
   // Added up in the order the signals were set, as a reduce over their values would.
-  let score = BASE;
+  let score = 0;
   for (const k in sig) score += sig[k] ?? 0;
   return { seen, hint: f.kindHint, anchor, anchorWords, score, signals: sig, unwrapped: inner?.href };
 };
@@ -228,8 +232,11 @@ export const findLinks = (view: MessageView): LinkSighting[] => {
   // The sender's site is the same for every link: worked out once.
   const senderSite = view.senderDomain ? siteOf(view.senderDomain) : undefined;
   const scored: Scored[] = [];
-  for (const seen of collect(view).values()) {
-    const s = scoreLink(seen, senderSite);
+  const links = collect(view);
+  // The subject is read only when the message has a link.
+  const silent = links.size > 0 && view.subjectSilent();
+  for (const seen of links.values()) {
+    const s = scoreLink(seen, senderSite, silent);
     if (s !== undefined) scored.push(s);
   }
   scored.sort((a, b) => b.score - a.score);

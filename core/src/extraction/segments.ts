@@ -1,5 +1,6 @@
 import { htmlToView } from './html.js';
 import { codeWordHits } from './code-word-hits.js';
+import { hasKindWords } from './kind-words.js';
 import { DECOY_WORDS, compileWords } from './lexicon.js';
 import type { MessageLink, ParsedMessage } from './types.js';
 
@@ -47,6 +48,12 @@ export interface MessageView {
   readonly links: readonly MessageLink[];
   readonly subject: string;
   readonly senderDomain: string;
+  /**
+   * True when the subject names neither a code nor what a link is for (no code word, no link-kind
+   * word): a notice ("New comment on …", "Reply from …") rather than a mail sent to carry a secret.
+   * Worked out on first use.
+   */
+  readonly subjectSilent: () => boolean;
 }
 
 const DECOY_RE = compileWords(DECOY_WORDS);
@@ -106,12 +113,15 @@ export const viewMessage = (message: ParsedMessage): MessageView => {
   const derived = needsView ? htmlToView(message.html) : undefined;
   const htmlText = message.htmlText ?? derived?.text ?? '';
   const cap = (t: string): string => (t.length > MAX_SEGMENT_CHARS ? t.slice(0, MAX_SEGMENT_CHARS) : t);
-  const segments = [segment('subject', cap(message.subject)), segment('text', cap(message.text)), segment('html', cap(htmlText))];
+  const subject = segment('subject', cap(message.subject));
+  const segments = [subject, segment('text', cap(message.text)), segment('html', cap(htmlText))];
+  let silent: boolean | undefined;
   return {
     // \S is exactly what trim() keeps: a test, without copying each part to trim it.
     segments: segments.filter((s) => NOT_BLANK.test(s.text)),
     links: (message.links ?? derived?.links ?? []).slice(0, MAX_LINKS),
     subject: message.subject,
     senderDomain: domainOf(message.from.address || message.envelopeFrom),
+    subjectSilent: () => (silent ??= subject.codeWords(0).length === 0 && !hasKindWords(subject.text)),
   };
 };

@@ -64,7 +64,10 @@ export interface Evidence {
   readonly sources: readonly string[];
   /** Up to 120 characters around the first occurrence (contains the raw value). */
   readonly snippet: string;
-  /** Named scoring signals with their contribution to the score (log-odds). */
+  /**
+   * Named scoring signals as found, in hand-scaled log-odds (`base` is the type's prior). The
+   * model weighs each (model.ts); `explainCandidate` gives what each added to the score.
+   */
   readonly signals: Readonly<Record<string, number>>;
   /** For a link behind a click-tracking redirector: the destination it forwards to. */
   readonly unwrapped?: string;

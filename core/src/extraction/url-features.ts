@@ -18,12 +18,12 @@ const NOT_SECRET = /^(utm_\w+|email|lang|locale|hl|theme|source|ref|medium|campa
 const SECRET_PARAM = /(token|code|key|secret|sig|signature|hash|otp|nonce|ticket|oobcode|verifier|auth)/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
-const NEGATIVE_PATH = /unsubscribe|opt-?out|preferences|privacy|terms|\/help\b|\/support\b|\/faq|\/contact|revoke|\/report|notification|\/settings|\/legal|\/about\b|\/blog\b|\/docs?\b/i;
+const NEGATIVE_PATH = /unsubscribe|opt-?out|\bundo\b|preferences|privacy|terms|\/help\b|\/support\b|\/faq|\/contact|revoke|\/report|notification|\/settings|\/legal|\/about\b|\/blog\b|\/docs?\b/i;
 // URL words are English in practice, whatever language the mail is in.
 const URL_HINTS: readonly [LinkKind, RegExp][] = [
   ['password_reset', /reset|recover|forgot|passw(or)?d|credential/gi],
   ['invite', /invit|join|accept|membership/gi],
-  ['verify_email', /verif|confirm|activat|validat|e-?mail[-_]?change|sign-?up|register|registration/gi],
+  ['verify_email', /verif|confirm|activat|validat|e-?mail[-_]?change|sign-?up|register|registration|opt-?in\b|(?<!un)subscri/gi],
   ['sign_in', /log-?in|sign-?in|magic|session|callback|passwordless|\botp\b/gi],
 ];
 

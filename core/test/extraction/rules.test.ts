@@ -53,7 +53,9 @@ test('rules: the schema rejects invalid regular expressions and unknown types', 
 });
 
 test('rules: a rule code holding pattern characters is compared with links as plain text', (t) => {
-  const mail = (code: string, link: string) => message({ subject: 'Your code', text: `Your code is ${code}. Or open https://accounts.example.com/verify?token=Hh7Jj8Kk9Ll0Mm1Nn2&code=${link}` });
+  // The link carries nothing but the code: a link with a long token of its own besides the code
+  // is a magic link in its own right, and never marks the code as carried.
+  const mail = (code: string, link: string) => message({ subject: 'Your code', text: `Your code is ${code}. Or open https://accounts.example.com/verify?code=${link}` });
   // ')' once made the code an invalid pattern, so extract threw.
   t.is(extract(mail('12)34', 'Hh7Jj8Kk9Ll0Mm1Nn2'), { code_pattern: '\\d+\\)\\d+' }).top?.value, '12)34');
   // '.' once matched any character, so this link counted as carrying the code.
