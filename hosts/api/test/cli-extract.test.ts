@@ -60,6 +60,18 @@ test('cli extract: --reveal adds the raw value beside the redacted one, sorted b
   for (let i = 1; i < extractions.length; i += 1) t.true((extractions[i - 1]?.confidence ?? 0) >= (extractions[i]?.confidence ?? 0));
 });
 
+test('cli extract: --explain lists the signals that decided each score, largest first, and no secret', async (t) => {
+  const dir = await fixtureDir();
+  const { code, lines } = await run(['--explain', join(dir, 'single.eml')]);
+  t.is(code, 0);
+  const top = (lines[0]?.extractions as { explain: { signal: string; contribution: number }[] }[])[0]!;
+  t.true(top.explain.length > 0);
+  const sizes = top.explain.map((e) => Math.abs(e.contribution));
+  t.deepEqual(sizes, [...sizes].sort((a, b) => b - a));
+  t.false(JSON.stringify(lines).includes('604117'));
+  t.false('explain' in ((await run([join(dir, 'single.eml')])).lines[0]?.extractions as Record<string, unknown>[])[0]!);
+});
+
 test('cli extract: unreadable and unparseable files print an error line, the others are still processed, and the run exits 1', async (t) => {
   const dir = await fixtureDir();
   const empty = join(dir, 'empty.eml');

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { describeParseFailure, extract, redact, type Candidate } from '@ephemail/core';
+import { describeParseFailure, explainCandidate, extract, redact, type Candidate } from '@ephemail/core';
 import { createPostalMimeMailParser } from '@ephemail/mail-parse';
 import { collectFiles } from './extract/collect-files.js';
 
@@ -16,12 +16,14 @@ interface PrintedExtraction {
   readonly value?: string;
   readonly link_kind: Candidate['link_kind'] | null;
   readonly confidence: number;
+  /** With `--explain`: each signal's share of the score, largest first (no secret in it). */
+  readonly explain?: ReturnType<typeof explainCandidate>;
 }
 
 /** One output line: a file's extractions, or why it has none. */
 type PrintedFile = { readonly file: string; readonly extractions: PrintedExtraction[] } | { readonly file: string; readonly error: string; readonly extractions: [] };
 
-const USAGE = 'usage: ephemail extract [--reveal] <file-or-dir>...\n';
+const USAGE = 'usage: ephemail extract [--reveal] [--explain] <file-or-dir>...\n';
 
 const HELP = `${USAGE}
 Runs the extraction engine on .eml files, without any store or server. A file is read whatever
@@ -31,6 +33,7 @@ its extension; a directory contributes its .eml files, recursively. Prints one J
 
 options:
   --reveal    also print each raw value, as "value"
+  --explain   also print which signals decided each score, as "explain": [{signal, contribution}]
   -h, --help  print this help
 
 exit codes: 0 every file was processed; 1 some could not be read or parsed (the others were
@@ -42,32 +45,35 @@ const write = (stream: NodeJS.WritableStream, line: string): Promise<void> =>
     stream.write(line, (error) => (error ? reject(error) : resolve()));
   });
 
-const printed = (c: Candidate, reveal: boolean): PrintedExtraction => ({
+const printed = (c: Candidate, reveal: boolean, why = false): PrintedExtraction => ({
   type: c.type,
   redacted_value: redact(c),
   ...(reveal ? { value: c.value } : {}),
   link_kind: c.link_kind ?? null,
   // Two decimals, as the API: a longer number could repeat digits of the code it describes.
   confidence: Math.round(c.confidence * 100) / 100,
+  ...(why ? { explain: explainCandidate(c) } : {}),
 });
 
-type ParsedArgs = { readonly reveal: boolean; readonly paths: string[] } | 'help' | string;
+type ParsedArgs = { readonly reveal: boolean; readonly explain: boolean; readonly paths: string[] } | 'help' | string;
 
 const parseArgs = (args: readonly string[]): ParsedArgs => {
   const paths: string[] = [];
   let reveal = false;
+  let explain = false;
   let flagsDone = false;
   for (const arg of args) {
     if (!flagsDone && arg === '--') flagsDone = true;
     else if (!flagsDone && (arg === '--help' || arg === '-h')) return 'help';
     else if (!flagsDone && arg === '--reveal') reveal = true;
+    else if (!flagsDone && arg === '--explain') explain = true;
     else if (!flagsDone && arg.startsWith('-') && arg !== '-') return `unknown option: ${arg}\n`;
     else paths.push(arg);
   }
-  return paths.length === 0 ? 'no input files\n' : { reveal, paths };
+  return paths.length === 0 ? 'no input files\n' : { reveal, explain, paths };
 };
 
-const processFile = async (path: string, parser: ReturnType<typeof createPostalMimeMailParser>, reveal: boolean): Promise<PrintedFile> => {
+const processFile = async (path: string, parser: ReturnType<typeof createPostalMimeMailParser>, reveal: boolean, why: boolean): Promise<PrintedFile> => {
   let raw: Buffer;
   try {
     raw = await readFile(path);
@@ -77,7 +83,7 @@ const processFile = async (path: string, parser: ReturnType<typeof createPostalM
   const outcome = await parser.parse(raw);
   if (!outcome.ok) return { file: path, error: describeParseFailure(outcome.error), extractions: [] };
   const { candidates } = extract(outcome.message);
-  const extractions = [...candidates].sort((a, b) => b.confidence - a.confidence).map((c) => printed(c, reveal));
+  const extractions = [...candidates].sort((a, b) => b.confidence - a.confidence).map((c) => printed(c, reveal, why));
   return { file: path, extractions };
 };
 
@@ -101,7 +107,7 @@ export const runExtractCommand = async (args: string[], io: ExtractIo): Promise<
   const parser = createPostalMimeMailParser();
   let failed = false;
   for (const file of await collectFiles(parsed.paths)) {
-    const line: PrintedFile = 'error' in file ? { file: file.path, error: file.error, extractions: [] } : await processFile(file.path, parser, parsed.reveal);
+    const line: PrintedFile = 'error' in file ? { file: file.path, error: file.error, extractions: [] } : await processFile(file.path, parser, parsed.reveal, parsed.explain);
     // A script must learn that some input was skipped, not only a reader of the output.
     if ('error' in line) failed = true;
     await write(io.stdout, `${JSON.stringify(line)}\n`);
