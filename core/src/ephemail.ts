@@ -36,6 +36,7 @@ import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMe
 import type { DomainOptions } from './domains/facade.js';
 import { reliabilityFacade } from './reliability/facade.js';
 import { freeDeps, freeFacade } from './free/facade.js';
+import { consumerFacade, type ConsumerOptions } from './consumer/facade.js';
 import type { FreeSettings } from './free/free-identities.js';
 import type { BillingOptions } from './billing/facade.js';
 import { billingDeps, billingFacade } from './billing/facade.js';
@@ -51,6 +52,8 @@ export interface EphemailOptions extends WebhookOptions {
   readonly domains?: DomainOptions;
   /** Billing and trials: the payment provider. */
   readonly billing?: BillingOptions;
+  /** People's accounts: the mailer of magic links and where links point. */
+  readonly consumer?: ConsumerOptions;
   /** The anonymous free tier: where its identities live, its grant secret, its rate. */
   readonly free?: Partial<FreeSettings>;
   readonly store: DocumentStore;
@@ -180,6 +183,7 @@ export const createEphemail = (options: EphemailOptions) => {
     reliability: reliabilityFacade(deps, options.urlGuard),
     free: freeFacade(freeDeps(deps, options.free)),
     ...billingFacade(billingDeps(deps, options.billing ?? {}), apiCalls),
+    consumer: consumerFacade(billingDeps(deps, options.billing ?? {}), options.consumer ?? {}),
     relays: {
       /**
        * One tick of a named relay over the event log (its own stored cursor, leased, at least

@@ -75,3 +75,5 @@ export { hashSecret } from './auth/secrets.js';
 export type { FreeSettings } from './free/free-identities.js';
 export { FREE_GRANT_AUDIENCE } from './free/free-identities.js';
 export { GRANT_TTL_MS } from './free/grants.js';
+export type { ConsumerOptions } from './consumer/facade.js';
+export { SESSION_COOKIE, SESSION_TTL_MS, MAGIC_LINK_TTL_MS, CONSUMER_IDENTITY_LIMITS } from './consumer/consumer-record.js';

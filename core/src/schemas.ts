@@ -224,3 +224,15 @@ export type CreateFreeIdentityBody = z.infer<typeof CreateFreeIdentityBody>;
 
 export const FreeTokenQuery = z.strictObject({ token: z.string().min(1).max(200).describe('The ftok_ token answered at creation.') });
 export type FreeTokenQuery = z.infer<typeof FreeTokenQuery>;
+
+export const ConsumerEmailBody = z.strictObject({ email: z.email().max(254).describe('The address to sign up or sign in with.') });
+export type ConsumerEmailBody = z.infer<typeof ConsumerEmailBody>;
+
+export const ConsumerVerifyBody = z.strictObject({ token: z.string().min(1).max(200).describe('The token of the emailed link.') });
+export type ConsumerVerifyBody = z.infer<typeof ConsumerVerifyBody>;
+
+export const ConsumerIdentityBody = z.strictObject({ label: z.string().trim().min(1).max(200) });
+export type ConsumerIdentityBody = z.infer<typeof ConsumerIdentityBody>;
+
+export const ConsumerPageQuery = pageQuery(20, 100);
+export type ConsumerPageQuery = z.infer<typeof ConsumerPageQuery>;

@@ -23,6 +23,7 @@ import { domainRoutes } from './routes/domains.js';
 import { reliabilityRoutes } from './routes/reliability.js';
 import { billingRoutes } from './routes/billing.js';
 import { freeRoutes } from './routes/free.js';
+import { consumerRoutes } from './routes/consumer.js';
 
 export interface HttpAppOptions {
   readonly logger?: HttpLogger;
@@ -36,7 +37,7 @@ export interface HttpAppOptions {
 }
 
 /** Every /v1 route of the service, in registration order. */
-export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...billingRoutes(app), ...freeRoutes(app)];
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...billingRoutes(app), ...freeRoutes(app), ...consumerRoutes(app)];
 
 const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   const type = (error as { type?: string }).type;

@@ -79,6 +79,18 @@ export const toHttpError = (error: DomainError): HttpError => {
       return { status: 409, code: 'trial_already_converted', message: 'The trial was converted already.' };
     case 'TrialCanceled':
       return { status: 409, code: 'trial_canceled', message: 'The trial was canceled.' };
+    case 'EmailAlreadyRegistered':
+      return { status: 409, code: 'email_already_registered', message: 'An account with this address exists; sign in instead.' };
+    case 'ConsumerNotFound':
+      return { status: 404, code: 'consumer_not_found', message: 'No account has this address; sign up instead.' };
+    case 'InvalidMagicLink':
+      return { status: 401, code: 'invalid_magic_link', message: 'The sign-in link is not valid: it was used, has expired, or was never sent.' };
+    case 'SessionExpired':
+      return { status: 401, code: 'session_expired', message: 'The session has ended; sign in again.' };
+    case 'IdentityLimitReached':
+      return { status: 403, code: 'identity_limit_reached', message: `The account may hold ${error.limit} active identities.`, details: { limit: error.limit } };
+    case 'AlreadyUpgraded':
+      return { status: 409, code: 'already_upgraded', message: 'The account is upgraded already.' };
     case 'GrantExpired':
       return { status: 403, code: 'grant_expired', message: 'The anonymous grant has expired; ask for a new one.' };
     case 'GrantReplayed':

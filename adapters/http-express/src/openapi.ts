@@ -96,6 +96,7 @@ const parametersOf = (route: Route): JsonObject[] => {
   const path = [...route.path.matchAll(/:([a-z_]+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
   const queryProps = route.query ? ((schemaOf(route.query).properties ?? {}) as Record<string, JsonObject>) : {};
   const query = Object.entries(queryProps).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+  if (route.auth === 'consumer') return [...path, ...query];
   if (route.auth === 'anonymous') {
     const grant = route.method === 'post' ? [header('X-Anon-Grant', 'A one-time anonymous grant; required when the host has a grant secret.', false)] : [];
     return [...path, ...query, ...grant];
@@ -110,7 +111,7 @@ const operationOf = (route: Route): JsonObject => ({
   tags: [route.tag],
   ...(route.scopes.length > 0 ? { description: `Scopes: ${route.scopes.join(', ')}.` } : {}),
   parameters: parametersOf(route),
-  ...(route.auth === 'anonymous' ? { security: [] } : {}),
+  ...(route.auth === 'anonymous' ? { security: [] } : route.auth === 'consumer' ? { security: [{ consumerSession: [] }, { consumerCookie: [] }] } : {}),
   ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body) } } } } : {}),
   responses: {
     [String(route.status)]: {
@@ -135,7 +136,11 @@ export const buildOpenApi = (routes: readonly Route[], info: { title: string; ve
     webhooks: webhooksOf(),
     components: {
       schemas: { Error: ERROR_ENVELOPE, Event: EVENT, EventPage: EVENT_PAGE, EventData: EVENT_DATA, WebhookDelivery: DELIVERY },
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (aid_...) or access token.' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key (aid_...) or access token.' },
+        consumerSession: { type: 'http', scheme: 'bearer', description: 'Consumer session token (cst_...).' },
+        consumerCookie: { type: 'apiKey', in: 'cookie', name: 'service_consumer_session', description: 'Consumer session cookie; mutations also need X-Requested-With.' },
+      },
     },
     security: [{ bearer: [] }],
   };

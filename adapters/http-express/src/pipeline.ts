@@ -1,5 +1,5 @@
 import type { Ephemail, Principal } from '@ephemail/core';
-import { forbidden, missingScopes } from '@ephemail/core';
+import { forbidden, missingScopes, SESSION_COOKIE } from '@ephemail/core';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Answer } from './envelope.js';
@@ -71,7 +71,53 @@ const anonymousHandler =
       const input = validate(route, req);
       if (E.isLeft(input)) return sendError(req, res, input.left);
       const outcome = await route.handle({ principal: NOBODY, params: req.params as Record<string, string>, ...input.right, ...clientOf(req) });
-      send(res, E.isRight(outcome) ? { status: route.statusOf?.(outcome.right) ?? route.status, body: outcome.right } : errorAnswer(req, res, toHttpError(outcome.left)));
+      send(res, E.isRight(outcome) ? success(route, outcome.right) : errorAnswer(req, res, toHttpError(outcome.left)));
+    } catch (error) {
+      next(error);
+    }
+  };
+
+const success = (route: Route, body: unknown): Answer => ({
+  status: route.statusOf?.(body) ?? route.status,
+  body,
+  ...(route.headersOf === undefined ? {} : { headers: route.headersOf(body) }),
+});
+
+/** The consumer session a request presents: `Authorization: Bearer cst_…`, else the cookie. */
+const sessionOf = (req: Request): { token: string | undefined; fromCookie: boolean } => {
+  const bearer = /^Bearer (cst_\S+)$/.exec(req.get('Authorization') ?? '')?.[1];
+  if (bearer !== undefined) return { token: bearer, fromCookie: false };
+  const cookie = (req.get('Cookie') ?? '').split(';').map((part) => part.trim()).find((part) => part.startsWith(`${SESSION_COOKIE}=`));
+  return { token: cookie?.slice(SESSION_COOKIE.length + 1), fromCookie: cookie !== undefined };
+};
+
+/**
+ * The chain of a consumer route: session (bearer or cookie) → CSRF check → validation →
+ * optional idempotency → use case. A mutation authenticated by the cookie must carry
+ * `X-Requested-With` (any value): a form of another site cannot set a header, and a script of
+ * another site cannot send one without a CORS preflight, which this API never grants.
+ */
+const consumerHandler =
+  (route: Route): RequestHandler =>
+  async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const fail = (error: HttpError) => sendError(req, res, error);
+      const presented = sessionOf(req);
+      const session = await ephemailOf(req).consumer.authenticate(presented.token);
+      if (E.isLeft(session)) return fail(toHttpError(session.left));
+      if (presented.fromCookie && isMutation(route) && req.get('X-Requested-With') === undefined) {
+        return fail({ status: 403, code: 'forbidden', message: 'A request authenticated by the session cookie must send X-Requested-With.' });
+      }
+      const input = validate(route, req);
+      if (E.isLeft(input)) return fail(input.left);
+      const key = isMutation(route) ? req.get('Idempotency-Key') : undefined;
+      const claim = key ? await claimIdempotency(ephemailOf(req), session.right.principal, req, res, key, fail) : undefined;
+      if (claim?.kind === 'answered') return;
+      const context = { principal: session.right.principal, params: req.params as Record<string, string>, ...input.right, ...clientOf(req) };
+      const outcome = await route.handle({ ...context, consumer: { record: session.right.consumer, sessionId: session.right.sessionId } });
+      const answer = E.isRight(outcome) ? success(route, outcome.right) : errorAnswer(req, res, toHttpError(outcome.left));
+      if (claim?.kind === 'proceed') await claim.finish(answer.status, answer.body);
+      send(res, answer);
     } catch (error) {
       next(error);
     }
@@ -82,7 +128,8 @@ const anonymousHandler =
  * validation → idempotency claim → use case → answer. A mutation's answer is stored before it
  * is sent, so a replay racing the first response already finds it.
  */
-export const handlerFor = (route: Route): RequestHandler => (route.auth === 'anonymous' ? anonymousHandler(route) : agentHandler(route));
+export const handlerFor = (route: Route): RequestHandler =>
+  route.auth === 'anonymous' ? anonymousHandler(route) : route.auth === 'consumer' ? consumerHandler(route) : agentHandler(route);
 
 const agentHandler =
   (route: Route): RequestHandler =>

@@ -60,7 +60,27 @@ const freeTokenScoped: Case = async ({ api, path }) => {
   if (res.status !== 401 || res.json.error.code !== 'invalid_token') throw new Error(`a token opened another free identity: ${res.text}`);
 };
 
+/** An agent credential opens no consumer route: consumers and agents never see each other's identities. */
+const agentRefusedByConsumerRoute: Case = async ({ api, b, path, method }) => {
+  const res = await api.call(method, path, { tenant: b, body: method === 'GET' ? undefined : { label: 'x' } });
+  if (res.status !== 401) throw new Error(`${method} ${path} answered an agent key ${res.status}: ${res.text}`);
+};
+
+/** Sign-up, sign-in and verify create or open nothing of a tenant's. */
+const touchesNoTenant: Case = async ({ api, a, path }) => {
+  const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
+  await api.call('POST', path, { body: path.endsWith('/verify') ? { token: 'cml_x' } : { email: `x${Math.random().toString(36).slice(2)}@example.org` } });
+  if ((await api.call('GET', '/v1/identities', { tenant: a })).json.total !== before) throw new Error(`${path} changed a tenant`);
+};
+
 const CASES: Record<string, Case> = {
+  'POST /v1/consumer/signup': touchesNoTenant,
+  'POST /v1/consumer/login': touchesNoTenant,
+  'POST /v1/consumer/verify': touchesNoTenant,
+  'POST /v1/consumer/logout': agentRefusedByConsumerRoute,
+  'GET /v1/consumer/identities': agentRefusedByConsumerRoute,
+  'POST /v1/consumer/identities': agentRefusedByConsumerRoute,
+  'POST /v1/consumer/upgrade': agentRefusedByConsumerRoute,
   'POST /v1/free/identity': async ({ api, a }) => {
     const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
     await api.service.free.create({ clientIp: '198.51.100.200' });
@@ -205,7 +225,7 @@ test('isolation: every route refuses another tenant\u2019s headers and never rev
         body: method === 'GET' ? undefined : {},
       });
       // Anonymous routes (the free tier) read no credential or tenant headers at all.
-      if (route.auth !== 'anonymous') {
+      if (route.auth === undefined || route.auth === 'agent') {
         t.is(crossHeaders.status, 403, `${name} with A's headers`);
         t.is(crossHeaders.json.error.code, 'scope_mismatch');
       }

@@ -4,7 +4,7 @@ export interface Principal {
   readonly projectId: string;
   readonly scopes: readonly string[];
   readonly credential: {
-    readonly kind: 'api_key' | 'access_token';
+    readonly kind: 'api_key' | 'access_token' | 'consumer_session';
     readonly id: string;
     readonly keyId: string;
     /** When the credential stops working (access tokens only). */

@@ -59,6 +59,11 @@ const changeSubscription = async (deps: CoreDeps, orgId: string, change: (curren
   });
 };
 
+/** A consumer's upgrade checkout completed: the account is `human_paid` (10 active identities). */
+const upgradeConsumer = async (deps: CoreDeps, consumerId: string): Promise<void> => {
+  await updateWithRetry<{ id: string; plan: string }, undefined>(deps.store, C.consumers, consumerId, (current) => write({ ...current, plan: 'human_paid' }, undefined));
+};
+
 const apply = async (deps: BillingDeps, event: ProviderEvent): Promise<'handled' | 'deferred'> => {
   switch (event.type) {
     case 'checkout.completed': {
@@ -73,6 +78,7 @@ const apply = async (deps: BillingDeps, event: ProviderEvent): Promise<'handled'
       }));
       await setOrganizationPlan(deps, event.orgId, event.plan);
       if (event.reference.startsWith('trial_')) await convertTrial(deps, event.reference);
+      if (event.reference.startsWith('cons_')) await upgradeConsumer(deps, event.reference);
       if (event.invoice !== undefined) await recordInvoice(deps, event.orgId, event.invoice);
       return 'handled';
     }

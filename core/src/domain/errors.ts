@@ -16,6 +16,12 @@ export type DomainError =
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
   | { readonly _tag: 'RunNotFound'; readonly id: string }
+  | { readonly _tag: 'EmailAlreadyRegistered' }
+  | { readonly _tag: 'ConsumerNotFound' }
+  | { readonly _tag: 'InvalidMagicLink' }
+  | { readonly _tag: 'SessionExpired' }
+  | { readonly _tag: 'IdentityLimitReached'; readonly limit: number }
+  | { readonly _tag: 'AlreadyUpgraded' }
   | { readonly _tag: 'GrantExpired' }
   | { readonly _tag: 'GrantReplayed' }
   | { readonly _tag: 'InvalidToken' }
@@ -114,6 +120,12 @@ export const trialAlreadyExists = (): DomainError => ({ _tag: 'TrialAlreadyExist
 export const trialExpired = (id: string): DomainError => ({ _tag: 'TrialExpired', id });
 export const trialAlreadyConverted = (id: string): DomainError => ({ _tag: 'TrialAlreadyConverted', id });
 export const trialCanceled = (id: string): DomainError => ({ _tag: 'TrialCanceled', id });
+export const emailAlreadyRegistered = (): DomainError => ({ _tag: 'EmailAlreadyRegistered' });
+export const consumerNotFound = (): DomainError => ({ _tag: 'ConsumerNotFound' });
+export const invalidMagicLink = (): DomainError => ({ _tag: 'InvalidMagicLink' });
+export const sessionExpired = (): DomainError => ({ _tag: 'SessionExpired' });
+export const identityLimitReached = (limit: number): DomainError => ({ _tag: 'IdentityLimitReached', limit });
+export const alreadyUpgraded = (): DomainError => ({ _tag: 'AlreadyUpgraded' });
 export const grantExpired = (): DomainError => ({ _tag: 'GrantExpired' });
 export const grantReplayed = (): DomainError => ({ _tag: 'GrantReplayed' });
 export const invalidToken = (): DomainError => ({ _tag: 'InvalidToken' });

@@ -29,6 +29,11 @@ export const C = {
   providerEvents: 'provider_events',
   trials: 'trials',
   freeIdentities: 'free_identities',
+  consumers: 'consumers',
+  /** One document per consumer address (id = the address): what makes an address one account. */
+  consumerEmails: 'consumer_emails',
+  magicLinks: 'magic_links',
+  consumerSessions: 'consumer_sessions',
 } as const;
 
 /**
@@ -75,6 +80,10 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.invoices, indexes: [['org_id', 'created_at']] },
   { name: C.providerEvents, indexes: [] },
   { name: C.freeIdentities, indexes: [] },
+  { name: C.consumers, indexes: [] },
+  { name: C.consumerEmails, indexes: [] },
+  { name: C.magicLinks, indexes: [['expires_at']] },
+  { name: C.consumerSessions, indexes: [['expires_at']] },
   // Trials due to expire or to be deleted after their grace.
   { name: C.trials, indexes: [['org_id'], ['open', 'due_at']] },
   {

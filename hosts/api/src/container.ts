@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { DocumentStore, Ephemail, MessageParser, Tally } from '@ephemail/core';
+import type { DocumentStore, Ephemail, MailSender, MessageParser, Tally } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
 import { createHttpApp, createPromMeter } from '@ephemail/http-express';
 import { createGuardedClient, createUrlGuard } from '@ephemail/http-outbound';
@@ -53,6 +53,21 @@ const dataKeyOrWarn = (config: HostConfig, logger: Logger): Buffer | undefined =
     logger.warn({}, 'no DATA_KEY: webhook secrets are sealed with a key of this process only; they will not survive a restart or work across hosts');
   }
   return key;
+};
+
+/**
+ * How consumers' sign-in links leave: mailed through SMTP_OUTBOUND_URL, and in development mode
+ * without it, logged (clearly marked) so that `npm start` alone lets a person sign in.
+ */
+const consumerOptions = (config: HostConfig, d: DependencyContainer) => {
+  const mailer = d.isRegistered(TOKENS.mailSender) ? d.resolve<MailSender>(TOKENS.mailSender) : undefined;
+  const logger = d.resolve<Logger>(TOKENS.logger);
+  const logLinks = mailer === undefined && config.EPHEMAIL_MODE === 'development';
+  return {
+    ...(mailer === undefined ? {} : { mailer }),
+    linkBase: () => d.resolve<HostPayments>(TOKENS.payments).publicUrl(),
+    ...(logLinks ? { onMagicLink: (email: string, link: string) => logger.warn({ email, signInLink: link }, 'DEVELOPMENT SIGN-IN LINK (no SMTP_OUTBOUND_URL; open it to sign in)') } : {}),
+  };
 };
 
 /**
@@ -110,6 +125,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         urlGuard: createUrlGuard(),
         domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
         billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider, renderer: createPdfInvoiceRenderer() },
+        consumer: consumerOptions(config, d),
         free: { requestsPerMinute: config.FREE_REQUESTS_PER_MINUTE, ...(freeGrantSecret(config) === undefined ? {} : { grantSecret: freeGrantSecret(config)! }) },
         config: {
           allowHttpLoopback: config.EPHEMAIL_MODE === 'development',

@@ -7,15 +7,18 @@ import express, { type Express } from 'express';
 import Stripe from 'stripe';
 import type { HostConfig } from './config.js';
 import { sandboxPages } from './payments-sandbox/pages.js';
+import { consumerPages } from './consumer-pages.js';
 import { createSandboxPaymentProvider } from './payments-sandbox/provider.js';
 
 /** The payment provider of this host and the public routes it needs beside the API. */
 export interface HostPayments {
   readonly provider: PaymentProvider;
-  /** The host's own app with the provider's callback endpoint (and the sandbox's pages) in front of `api`. */
+  /** The host's own app: the provider's callback endpoint, the sign-in page (and the sandbox's pages) in front of `api`. */
   readonly withRoutes: (api: Express, ephemail: Ephemail) => Express;
   /** Tells the provider the host's public base once it listens (when `PUBLIC_URL` is not set). */
   readonly bind: (url: string) => void;
+  /** The host's public base (for links in mail). */
+  readonly publicUrl: () => string;
 }
 
 /**
@@ -50,6 +53,7 @@ export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefin
   const provider = config.PAYMENTS === 'stripe' ? stripeProvider(config) : createSandboxPaymentProvider({ key, publicUrl: () => publicUrl });
   return {
     provider,
+    publicUrl: () => publicUrl,
     bind: (url) => {
       if (config.PUBLIC_URL === undefined) publicUrl = url;
     },
@@ -57,6 +61,7 @@ export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefin
       const outer = express();
       outer.disable('x-powered-by');
       outer.use(createCallbackHandler(ephemail));
+      outer.use(consumerPages());
       // The sandbox's hosted pages exist only while the sandbox is the provider.
       if (config.PAYMENTS === 'sandbox') outer.use(sandboxPages({ key, callbackUrl: () => `${publicUrl}/v1/billing/callbacks/sandbox` }));
       outer.use(api);

@@ -1,4 +1,4 @@
-import type { DomainError, Principal, Scope } from '@ephemail/core';
+import type { DomainError, Ephemail, Principal, Scope } from '@ephemail/core';
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { z } from 'zod';
 
@@ -12,7 +12,12 @@ export interface RouteContext<B, Q> {
   readonly clientIp: string;
   /** A request header, as sent. */
   readonly header: (name: string) => string | undefined;
+  /** On `consumer` routes: the signed-in consumer and the session's id. */
+  readonly consumer?: { readonly record: ConsumerAccount; readonly sessionId: string };
 }
+
+/** The consumer record as handlers see it. */
+export type ConsumerAccount = Parameters<Ephemail['consumer']['identities']['create']>[1];
 
 /**
  * One endpoint of the API. The table of these is the single source for registering routes,
@@ -34,9 +39,12 @@ export interface Route<B = unknown, Q = unknown> {
   readonly statusOf?: (body: unknown) => number;
   /**
    * `anonymous`: no credential, no tenant headers, no scopes and no Idempotency-Key (the free
-   * tier: its handler authenticates by its own token or grant). Default: an agent credential.
+   * tier: its handler authenticates by its own token or grant). `consumer`: a consumer session
+   * (cookie or bearer). Default: an agent credential.
    */
-  readonly auth?: 'agent' | 'anonymous';
+  readonly auth?: 'agent' | 'anonymous' | 'consumer';
+  /** Response headers that depend on the answer (the consumer session cookie). */
+  readonly headersOf?: (body: unknown) => Readonly<Record<string, string>>;
   /** The component schema of a successful answer in the OpenAPI document, when it has one (`Event`). */
   readonly response?: 'Event' | 'EventPage';
   /** When set, a successful answer is sent as bytes of this type (the handler returns a Buffer). */

@@ -1,0 +1,30 @@
+import type { BillingDeps } from '../billing/billing-deps.js';
+import type { MailSender } from '../mail/ports.js';
+import { run } from '../use-cases/run.js';
+import { authenticateSession, logIn, revokeSession, signUp, verifyMagicLink } from './accounts.js';
+import type { ConsumerDeps } from './consumer-deps.js';
+import { createConsumerIdentity, listConsumerIdentities, startConsumerUpgrade } from './consumer-identities.js';
+
+export interface ConsumerOptions {
+  readonly mailer?: MailSender;
+  /** The public base of the host, for the links mailed (read when a link is made). */
+  readonly linkBase?: () => string;
+  readonly onMagicLink?: (email: string, link: string) => void;
+}
+
+/** The `consumer` section: people's accounts by magic link, their sessions and identities. */
+export const consumerFacade = (deps: BillingDeps, options: ConsumerOptions) => {
+  const cdeps: ConsumerDeps & BillingDeps = {
+    ...deps,
+    consumer: { linkBase: options.linkBase ?? (() => 'http://127.0.0.1:3000'), ...(options.mailer ? { mailer: options.mailer } : {}), ...(options.onMagicLink ? { onMagicLink: options.onMagicLink } : {}) },
+  };
+  return {
+    signUp: run(signUp(cdeps)),
+    logIn: run(logIn(cdeps)),
+    verify: run(verifyMagicLink(cdeps)),
+    authenticate: (token: string | undefined) => authenticateSession(cdeps, token),
+    logOut: (sessionId: string) => revokeSession(cdeps, sessionId),
+    identities: { list: run(listConsumerIdentities(cdeps)), create: run(createConsumerIdentity(cdeps)) },
+    upgrade: run(startConsumerUpgrade(cdeps)),
+  };
+};

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { SMTPServer } from 'smtp-server';
+import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
+
+// People's accounts end to end: sign-in links are mailed through SMTP_OUTBOUND_URL to a local
+// SMTP sink, read from there, and used as a person would (the page's GET uses nothing up).
+
+const inbox: { to: string; text: string }[] = [];
+const sink = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => {
+      inbox.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text: Buffer.concat(chunks).toString('utf8') });
+      callback();
+    });
+  },
+});
+
+let host: RunningHost;
+test.before(async () => {
+  await new Promise<void>((r) => sink.listen(0, '127.0.0.1', () => r()));
+  const port = (sink.server.address() as AddressInfo).port;
+  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'people.test', SMTP_OUTBOUND_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'ephemail <no-reply@people.test>' }));
+});
+test.after.always(async () => {
+  await host.close();
+  sink.close();
+});
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+const linkFor = async (email: string, after = 0): Promise<string> => {
+  for (let i = 0; i < 100; i += 1) {
+    const mail = inbox.filter((m) => m.to === email).slice(after)[0];
+    const link = mail === undefined ? undefined : /(http:\/\/\S+\/consumer\/verify\?token=cml_[A-Za-z0-9]+)/.exec(mail.text.replace(/=\r\n/g, '').replace(/=3D/g, '='))?.[1];
+    if (link !== undefined) return link;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no sign-in link mailed to ${email}`);
+};
+
+const signIn = async (email: string, after = 0) => {
+  const link = await linkFor(email, after);
+  const page = await fetch(link);
+  t_assertPage(page.status, await page.text());
+  const verified = await post('/v1/consumer/verify', { token: new URL(link).searchParams.get('token') });
+  return { status: verified.status, json: (await verified.json()) as any, cookie: verified.headers.get('set-cookie') ?? '', link };
+};
+const t_assertPage = (status: number, html: string) => {
+  if (status !== 200 || !html.includes('Sign in')) throw new Error(`the link's page: ${status}`);
+};
+
+test('consumer: sign up, sign in by the mailed link (the page uses nothing up), session by cookie and by bearer, identities within the limit', async (t) => {
+  const email = `Person-${randomUUID().slice(0, 6)}@Example.org`;
+  const signedUp = await post('/v1/consumer/signup', { email });
+  t.is(signedUp.status, 200);
+  t.like(await signedUp.json(), { email: email.toLowerCase() });
+  t.is((await post('/v1/consumer/signup', { email })).status, 409);
+  t.is(((await (await post('/v1/consumer/login', { email: 'nobody@example.org' })).json()) as any).error.code, 'consumer_not_found');
+
+  const first = await signIn(email.toLowerCase());
+  t.is(first.status, 200, JSON.stringify(first.json));
+  t.like(first.json, { verified: true, accountId: first.json.consumer_id });
+  t.regex(first.json.session_token, /^cst_[A-Za-z0-9]{40}$/);
+  t.regex(first.cookie, /^service_consumer_session=cst_[A-Za-z0-9]{40}; Path=\/; HttpOnly; Secure; SameSite=Lax; Max-Age=2592000$/);
+  const again = await post('/v1/consumer/verify', { token: new URL(first.link).searchParams.get('token') });
+  t.is(((await again.json()) as any).error.code, 'invalid_magic_link', 'a link works once');
+
+  const bearer = { authorization: `Bearer ${first.json.session_token}` };
+  const cookie = { cookie: first.cookie.split(';')[0]! };
+  t.is((await post('/v1/consumer/identities', { label: 'a' }, cookie)).status, 403, 'cookie mutation without X-Requested-With');
+  for (const label of ['a', 'b']) t.is((await post('/v1/consumer/identities', { label }, bearer)).status, 201);
+  t.is((await post('/v1/consumer/identities', { label: 'c' }, { ...cookie, 'x-requested-with': 'fetch' })).status, 201);
+  const fourth = await post('/v1/consumer/identities', { label: 'd' }, bearer);
+  t.is(fourth.status, 403);
+  t.is(((await fourth.json()) as any).error.code, 'identity_limit_reached');
+  const list = (await (await fetch(`${host.url}/v1/consumer/identities`, { headers: cookie })).json()) as any;
+  t.like(list, { total: 3, limit: 20 });
+  t.true(list.items.every((i: any) => i.email.endsWith('@people.test')));
+
+  t.is((await post('/v1/consumer/logout', {}, bearer)).status, 204);
+  const after = await fetch(`${host.url}/v1/consumer/identities`, { headers: bearer });
+  t.is(after.status, 401);
+  t.is(((await after.json()) as any).error.code, 'session_expired');
+  t.is((await fetch(`${host.url}/v1/consumer/identities`)).status, 401, 'no session');
+});
+
+test('consumer: the upgrade is a sandbox checkout; paying it allows 10 identities; a second upgrade answers 409', async (t) => {
+  const email = `payer-${randomUUID().slice(0, 6)}@example.org`;
+  await post('/v1/consumer/signup', { email });
+  const session = await signIn(email);
+  const bearer = { authorization: `Bearer ${session.json.session_token}` };
+  const upgrade = await post('/v1/consumer/upgrade', {}, bearer);
+  t.is(upgrade.status, 200);
+  const checkoutUrl = ((await upgrade.json()) as any).checkout_url as string;
+  const html = await (await fetch(checkoutUrl)).text();
+  const action = /action="([^"]*\/pay)"/.exec(html)?.[1];
+  t.truthy(action);
+  t.is((await fetch(new URL(action!, checkoutUrl), { method: 'POST' })).status, 200);
+  for (let i = 0; i < 10; i += 1) t.is((await post('/v1/consumer/identities', { label: `x${i}` }, bearer)).status, 201);
+  t.is((await post('/v1/consumer/identities', { label: 'x10' }, bearer)).status, 403);
+  t.is(((await (await post('/v1/consumer/upgrade', {}, bearer)).json()) as any).error.code, 'already_upgraded');
+});
+
+test('consumer: sign-in links are rate-limited per address', async (t) => {
+  const email = `busy-${randomUUID().slice(0, 6)}@example.org`;
+  t.is((await post('/v1/consumer/signup', { email })).status, 200);
+  const answers = [];
+  for (let i = 0; i < 5; i += 1) answers.push((await post('/v1/consumer/login', { email })).status);
+  t.deepEqual(answers, [200, 200, 200, 200, 429]);
+});
