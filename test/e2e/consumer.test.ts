@@ -115,3 +115,54 @@ test('consumer: sign-in links are rate-limited per address', async (t) => {
   for (let i = 0; i < 5; i += 1) answers.push((await post('/v1/consumer/login', { email })).status);
   t.deepEqual(answers, [200, 200, 200, 200, 429]);
 });
+
+/** Reads server-sent events from a stream until `until` holds or `ms` pass. */
+const readEvents = async (res: Response, until: (events: { id: string; event: string; data: any }[]) => boolean, ms = 10_000) => {
+  const reader = res.body!.getReader();
+  const events: { id: string; event: string; data: any }[] = [];
+  let buffer = '';
+  const deadline = Date.now() + ms;
+  while (!until(events) && Date.now() < deadline) {
+    const chunk = await Promise.race([reader.read(), new Promise<{ done: true; value: undefined }>((r) => setTimeout(() => r({ done: true, value: undefined }), deadline - Date.now()))]);
+    if (chunk.done) break;
+    buffer += new TextDecoder().decode(chunk.value);
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+      if (field('event') !== undefined) events.push({ id: field('id')!, event: field('event')!, data: JSON.parse(field('data')!) });
+    }
+  }
+  await reader.cancel();
+  return events;
+};
+
+test('consumer: the inbox stream shows mail and its redacted code as it arrives, and resumes after Last-Event-ID', async (t) => {
+  const email = `stream-${randomUUID().slice(0, 6)}@example.org`;
+  await post('/v1/consumer/signup', { email });
+  const session = await signIn(email);
+  const bearer = { authorization: `Bearer ${session.json.session_token}` };
+  t.is((await fetch(`${host.url}/v1/consumer/inbox`)).status, 401);
+  const identity = (await (await post('/v1/consumer/identities', { label: 'live' }, bearer)).json()) as any;
+  const stream = await fetch(`${host.url}/v1/consumer/inbox`, { headers: bearer });
+  t.is(stream.status, 200);
+  t.regex(stream.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const sent = (async () => {
+    await new Promise((r) => setTimeout(r, 300));
+    const { createTransport } = await import('nodemailer');
+    const mailer = createTransport({ host: '127.0.0.1', port: host.smtpPort, secure: false, ignoreTLS: true });
+    await mailer.sendMail({ from: 'no-reply@app.example.com', to: identity.email, subject: 'Your code', text: 'Your login code is 520741.' });
+    mailer.close();
+  })();
+  const events = await readEvents(stream, (e) => e.some((x) => x.event === 'extraction.completed'));
+  await sent;
+  const received = events.find((e) => e.event === 'inbound.received');
+  const extracted = events.find((e) => e.event === 'extraction.completed');
+  t.is(received?.data.identity_id, identity.id);
+  t.like(extracted?.data, { identity_id: identity.id, type: 'otp', redacted_value: '5•••1' });
+  t.false(JSON.stringify(events).includes('520741'));
+  // Reconnecting after the first event gets the rest again: nothing is lost between connections.
+  const resumed = await fetch(`${host.url}/v1/consumer/inbox`, { headers: { ...bearer, 'last-event-id': received!.id } });
+  const replayed = await readEvents(resumed, (e) => e.some((x) => x.event === 'extraction.completed'), 5_000);
+  t.deepEqual(replayed.map((e) => e.id), [extracted!.id]);
+});

@@ -24,6 +24,7 @@ import { reliabilityRoutes } from './routes/reliability.js';
 import { billingRoutes } from './routes/billing.js';
 import { freeRoutes } from './routes/free.js';
 import { consumerRoutes } from './routes/consumer.js';
+import { consumerInbox } from './consumer-inbox.js';
 
 export interface HttpAppOptions {
   readonly logger?: HttpLogger;
@@ -85,6 +86,8 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
       },
     },
     { path: '/v1/openapi.json', handler: (_req, res) => sendJson(res, 200, openapi) },
+    // A stream, not an answer: outside the route table, with the consumer session checked inside.
+    { path: '/v1/consumer/inbox', handler: consumerInbox(service) },
   ];
   const begin = requestContext(metrics, logger);
   const dispatch = routeDispatcher(routes, operational);

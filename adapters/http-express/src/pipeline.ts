@@ -84,7 +84,7 @@ const success = (route: Route, body: unknown): Answer => ({
 });
 
 /** The consumer session a request presents: `Authorization: Bearer cst_…`, else the cookie. */
-const sessionOf = (req: Request): { token: string | undefined; fromCookie: boolean } => {
+export const sessionOf = (req: Request): { token: string | undefined; fromCookie: boolean } => {
   const bearer = /^Bearer (cst_\S+)$/.exec(req.get('Authorization') ?? '')?.[1];
   if (bearer !== undefined) return { token: bearer, fromCookie: false };
   const cookie = (req.get('Cookie') ?? '').split(';').map((part) => part.trim()).find((part) => part.startsWith(`${SESSION_COOKIE}=`));

@@ -1,6 +1,8 @@
 import type { BillingDeps } from '../billing/billing-deps.js';
 import type { MailSender } from '../mail/ports.js';
+import type { Principal } from '../auth/principal.js';
 import { run } from '../use-cases/run.js';
+import { inboxAfter, logHead } from './inbox.js';
 import { authenticateSession, logIn, revokeSession, signUp, verifyMagicLink } from './accounts.js';
 import type { ConsumerDeps } from './consumer-deps.js';
 import { createConsumerIdentity, listConsumerIdentities, startConsumerUpgrade } from './consumer-identities.js';
@@ -26,5 +28,12 @@ export const consumerFacade = (deps: BillingDeps, options: ConsumerOptions) => {
     logOut: (sessionId: string) => revokeSession(cdeps, sessionId),
     identities: { list: run(listConsumerIdentities(cdeps)), create: run(createConsumerIdentity(cdeps)) },
     upgrade: run(startConsumerUpgrade(cdeps)),
+    /** The live inbox's reads: events after a log position, and the log's head. */
+    inbox: {
+      after: (principal: Principal, position: number) => inboxAfter(cdeps, principal, position),
+      head: () => logHead(cdeps),
+      /** In-process wake-ups (a fast path; the stream polls the log anyway). */
+      subscribe: (listener: (orgId: string) => void) => cdeps.hub.subscribe((event) => listener(event.org_id)),
+    },
   };
 };
