@@ -166,3 +166,34 @@ test('consumer: the inbox stream shows mail and its redacted code as it arrives,
   const replayed = await readEvents(resumed, (e) => e.some((x) => x.event === 'extraction.completed'), 5_000);
   t.deepEqual(replayed.map((e) => e.id), [extracted!.id]);
 });
+
+test('consumer: a code for a consumer identity becomes a notification and is forwarded to the consumer\u2019s address, recorded as consumer.notification.sent', async (t) => {
+  const email = `notified-${randomUUID().slice(0, 6)}@example.org`;
+  await post('/v1/consumer/signup', { email });
+  const session = await signIn(email);
+  const bearer = { authorization: `Bearer ${session.json.session_token}` };
+  const identity = (await (await post('/v1/consumer/identities', { label: 'n' }, bearer)).json()) as any;
+  const { createTransport } = await import('nodemailer');
+  const mailer = createTransport({ host: '127.0.0.1', port: host.smtpPort, secure: false, ignoreTLS: true });
+  await mailer.sendMail({ from: 'no-reply@shop.example.com', to: identity.email, subject: 'Verify', text: 'Your verification code is 884120.' });
+  mailer.close();
+  let list: any;
+  for (let i = 0; i < 100; i += 1) {
+    list = await (await fetch(`${host.url}/v1/consumer/notifications`, { headers: bearer })).json();
+    if (list.total > 0 && inbox.some((m) => m.to === email && m.text.includes('884120'))) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  t.is(list.total, 1);
+  t.like(list.items[0], { type: 'code_received', read: false, identity_id: identity.id });
+  t.false(JSON.stringify(list).includes('884120'), 'the notification itself is redacted');
+  t.true(inbox.some((m) => m.to === email && m.text.includes('884120')), 'the code was forwarded to the consumer');
+  const read = await post(`/v1/consumer/notifications/${list.items[0].id}/read`, {}, bearer);
+  t.like(await read.json(), { read: true });
+  const events = await host.ephemail.events.list({ orgId: session.json.org_id, projectId: session.json.project_id, scopes: ['identities:read'], credential: { kind: 'api_key', id: 'x', keyId: 'x' } }, identity.id, { limit: 50, offset: 0 });
+  t.true(E_right(events).items.some((e: any) => e.type === 'consumer.notification.sent'));
+});
+
+const E_right = (e: any) => {
+  if (e._tag !== 'Right') throw new Error(JSON.stringify(e));
+  return e.right;
+};

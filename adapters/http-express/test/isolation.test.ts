@@ -81,6 +81,8 @@ const CASES: Record<string, Case> = {
   'GET /v1/consumer/identities': agentRefusedByConsumerRoute,
   'POST /v1/consumer/identities': agentRefusedByConsumerRoute,
   'POST /v1/consumer/upgrade': agentRefusedByConsumerRoute,
+  'GET /v1/consumer/notifications': agentRefusedByConsumerRoute,
+  'POST /v1/consumer/notifications/:notification_id/read': agentRefusedByConsumerRoute,
   'POST /v1/free/identity': async ({ api, a }) => {
     const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
     await api.service.free.create({ clientIp: '198.51.100.200' });

@@ -3,6 +3,8 @@ import type { MailSender } from '../mail/ports.js';
 import type { Principal } from '../auth/principal.js';
 import { run } from '../use-cases/run.js';
 import { inboxAfter, logHead } from './inbox.js';
+import { listNotifications, markNotificationRead, notifyConsumers } from './notifications.js';
+import { relayTick, type RelayOptions } from '../store/event-relay.js';
 import { authenticateSession, logIn, revokeSession, signUp, verifyMagicLink } from './accounts.js';
 import type { ConsumerDeps } from './consumer-deps.js';
 import { createConsumerIdentity, listConsumerIdentities, startConsumerUpgrade } from './consumer-identities.js';
@@ -28,6 +30,9 @@ export const consumerFacade = (deps: BillingDeps, options: ConsumerOptions) => {
     logOut: (sessionId: string) => revokeSession(cdeps, sessionId),
     identities: { list: run(listConsumerIdentities(cdeps)), create: run(createConsumerIdentity(cdeps)) },
     upgrade: run(startConsumerUpgrade(cdeps)),
+    notifications: { list: run(listNotifications(cdeps)), markRead: run(markNotificationRead(cdeps)) },
+    /** Reads new events (relay `consumer-notifications`) and notifies consumers of their codes and links. */
+    notifyTick: (owner: string, options?: RelayOptions) => relayTick(cdeps, 'consumer-notifications', owner, (events) => notifyConsumers(cdeps, events), options),
     /** The live inbox's reads: events after a log position, and the log's head. */
     inbox: {
       after: (principal: Principal, position: number) => inboxAfter(cdeps, principal, position),

@@ -34,6 +34,7 @@ export const C = {
   consumerEmails: 'consumer_emails',
   magicLinks: 'magic_links',
   consumerSessions: 'consumer_sessions',
+  notifications: 'notifications',
 } as const;
 
 /**
@@ -84,6 +85,7 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.consumerEmails, indexes: [] },
   { name: C.magicLinks, indexes: [['expires_at']] },
   { name: C.consumerSessions, indexes: [['expires_at']] },
+  { name: C.notifications, indexes: [['org_id', 'created_at']] },
   // Trials due to expire or to be deleted after their grace.
   { name: C.trials, indexes: [['org_id'], ['open', 'due_at']] },
   {

@@ -47,21 +47,26 @@ export const startReliabilityWorker = (ephemail: Ephemail, transport: WebhookTra
     if (report.failed > 0 || report.timedOut > 0) logger.info({ ...report }, 'reliability runs');
   }, warn('reliability run tick failed'));
   const mail = serial(() => ephemail.reliability.mailTick(options.owner), warn('reliability mail tick failed'));
+  // Consumers' notifications follow the same mail: their relay runs beside the runs' one.
+  const notify = serial(() => ephemail.consumer.notifyTick(options.owner), warn('consumer notification tick failed'));
   const timer = setInterval(() => {
     jobs.tick();
     mail.tick();
+    notify.tick();
   }, options.intervalMs);
   timer.unref();
   const offCreated = ephemail.reliability.onCreated(() => jobs.tick());
   const offEvents = ephemail.events.subscribe((event) => {
     if (event.type === 'email.received') mail.tick();
+    if (event.type === 'extraction.completed') notify.tick();
   });
   jobs.tick();
   mail.tick();
+  notify.tick();
   return async (): Promise<void> => {
     clearInterval(timer);
     offCreated();
     offEvents();
-    await Promise.all([jobs.idle(), mail.idle()]);
+    await Promise.all([jobs.idle(), mail.idle(), notify.idle()]);
   };
 };

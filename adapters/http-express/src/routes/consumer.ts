@@ -47,6 +47,16 @@ export const consumerRoutes = (app: Ephemail): Route[] => [
     summary: 'A new identity: at most 3 active on a trial account, 10 when upgraded.',
     handle: ({ principal, consumer, body }) => app.consumer.identities.create(principal, consumer!.record, body),
   }),
+  route<undefined, ConsumerPageQuery>({
+    method: 'get', path: '/v1/consumer/notifications', tag, scopes: [], status: 200, query: ConsumerPageQuery, auth: 'consumer',
+    summary: "The consumer's notifications, newest first: a code or link arrived (redacted; the secret is mailed to the consumer).",
+    handle: ({ principal, query }) => app.consumer.notifications.list(principal, query),
+  }),
+  route({
+    method: 'post', path: '/v1/consumer/notifications/:notification_id/read', tag, scopes: [], status: 200, body: EmptyBody, auth: 'consumer',
+    summary: 'Mark a notification read.',
+    handle: ({ principal, params }) => app.consumer.notifications.markRead(principal, params.notification_id!),
+  }),
   route({
     method: 'post', path: '/v1/consumer/upgrade', tag, scopes: [], status: 200, body: EmptyBody, auth: 'consumer',
     summary: 'A checkout for the human_paid plan; completing it upgrades the account.',
