@@ -187,6 +187,15 @@ test('consumer: a code for a consumer identity becomes a notification and is for
   t.like(list.items[0], { type: 'code_received', read: false, identity_id: identity.id });
   t.false(JSON.stringify(list).includes('884120'), 'the notification itself is redacted');
   t.true(inbox.some((m) => m.to === email && m.text.includes('884120')), 'the code was forwarded to the consumer');
+  const secret = await fetch(`${host.url}/v1/consumer/identities/${identity.id}/secret`, { headers: bearer });
+  t.like(await secret.json(), { type: 'otp', value: '884120' });
+  t.is(secret.headers.get('cache-control'), 'no-store, max-age=0');
+  const stranger = await (async () => {
+    const other = `stranger-${randomUUID().slice(0, 6)}@example.org`;
+    await post('/v1/consumer/signup', { email: other });
+    return (await signIn(other)).json.session_token as string;
+  })();
+  t.is((await fetch(`${host.url}/v1/consumer/identities/${identity.id}/secret`, { headers: { authorization: `Bearer ${stranger}` } })).status, 404, "another consumer's identity");
   const read = await post(`/v1/consumer/notifications/${list.items[0].id}/read`, {}, bearer);
   t.like(await read.json(), { read: true });
   const events = await host.ephemail.events.list({ orgId: session.json.org_id, projectId: session.json.project_id, scopes: ['identities:read'], credential: { kind: 'api_key', id: 'x', keyId: 'x' } }, identity.id, { limit: 50, offset: 0 });

@@ -82,6 +82,7 @@ const CASES: Record<string, Case> = {
   'POST /v1/consumer/identities': agentRefusedByConsumerRoute,
   'POST /v1/consumer/upgrade': agentRefusedByConsumerRoute,
   'GET /v1/consumer/notifications': agentRefusedByConsumerRoute,
+  'GET /v1/consumer/identities/:identity_id/secret': async (ctx) => agentRefusedByConsumerRoute({ ...ctx, path: ctx.path.replace(':identity_id', ctx.victim) }),
   'POST /v1/consumer/notifications/:notification_id/read': agentRefusedByConsumerRoute,
   'POST /v1/free/identity': async ({ api, a }) => {
     const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;

@@ -1,5 +1,5 @@
 import type { Ephemail } from '@ephemail/core';
-import { ConsumerEmailBody, ConsumerIdentityBody, ConsumerPageQuery, ConsumerVerifyBody, EmptyBody, SESSION_COOKIE, SESSION_TTL_MS } from '@ephemail/core';
+import { ConsumerEmailBody, ConsumerIdentityBody, ConsumerPageQuery, ConsumerVerifyBody, EmptyBody, SESSION_COOKIE, SESSION_TTL_MS, toRevealedExtraction } from '@ephemail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Route } from './route.js';
 import { route } from './route.js';
@@ -46,6 +46,11 @@ export const consumerRoutes = (app: Ephemail): Route[] => [
     method: 'post', path: '/v1/consumer/identities', tag, scopes: [], status: 201, body: ConsumerIdentityBody, auth: 'consumer',
     summary: 'A new identity: at most 3 active on a trial account, 10 when upgraded.',
     handle: ({ principal, consumer, body }) => app.consumer.identities.create(principal, consumer!.record, body),
+  }),
+  route({
+    method: 'get', path: '/v1/consumer/identities/:identity_id/secret', tag, scopes: [], status: 200, auth: 'consumer',
+    summary: "The raw code or link of the latest extraction of one of the consumer's own identities (never cached).",
+    handle: async ({ principal, params }) => E.map(toRevealedExtraction)(await app.extractions.latest(principal, params.identity_id!, { waitSeconds: 0 })),
   }),
   route<undefined, ConsumerPageQuery>({
     method: 'get', path: '/v1/consumer/notifications', tag, scopes: [], status: 200, query: ConsumerPageQuery, auth: 'consumer',
