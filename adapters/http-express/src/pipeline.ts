@@ -140,7 +140,8 @@ const agentHandler =
       if (E.isLeft(principal)) return fail(principal.left);
       const missing = missingScopes(principal.right.scopes, route.scopes);
       if (missing.length > 0) return fail(toHttpError(forbidden(missing)));
-      const calls = await ephemailOf(req).billing.apiCalls.admit(principal.right.orgId);
+      const admission = ephemailOf(req).billing.apiCalls.admit(principal.right.orgId);
+      const calls = admission instanceof Promise ? await admission : admission;
       if (!calls.admitted) return fail(apiCallsExceeded(calls.limit));
       const key = isMutation(route) ? readIdempotencyKey(req) : undefined;
       if (key !== undefined && 'error' in key) return fail(key.error);
