@@ -15,6 +15,8 @@ export const REQUIRED = {
   // A second, independent SMTP client for the MX's protocol tests (pipelining, STARTTLS).
   'swaks': 'swaks',
   'librdkafka-dev': '/usr/include/librdkafka/rdkafka_mock.h',
+  // A real browser for the web app's end-to-end test (driven by playwright-core, never downloaded).
+  'chromium': 'chromium',
 };
 
 const has = (probe) =>

@@ -6,6 +6,7 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <body><h1>Sign in to ephemail</h1>
 <p>Press the button to finish signing in. (Opening this page alone signs no one in, so a mail scanner that follows the link uses nothing up.)</p>
 <button id="go" type="button">Sign in</button><p id="outcome" role="status" aria-live="polite"></p>
+<p id="next" hidden><a id="home" href="/">Go to your inboxes</a></p>
 <script>
 document.getElementById('go').addEventListener('click', async () => {
   const token = new URLSearchParams(location.search).get('token') || '';
@@ -14,6 +15,8 @@ document.getElementById('go').addEventListener('click', async () => {
   const body = await res.json().catch(() => ({}));
   out.textContent = res.ok ? 'You are signed in.' : (body.error && body.error.message) || 'The link did not work.';
   out.dataset.status = String(res.status);
+  // Signed in: offer the web app, focused so Enter goes there.
+  if (res.ok) { document.getElementById('next').hidden = false; document.getElementById('home').focus(); }
 });
 </script></body></html>`;
 

@@ -9,6 +9,7 @@ import type { HostConfig } from './config.js';
 import { sandboxPages } from './payments-sandbox/pages.js';
 import { consumerPages } from './consumer-pages.js';
 import { createSandboxPaymentProvider } from './payments-sandbox/provider.js';
+import { webApp } from './web-app.js';
 
 /** The payment provider of this host and the public routes it needs beside the API. */
 export interface HostPayments {
@@ -64,6 +65,7 @@ export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefin
       outer.use(consumerPages());
       // The sandbox's hosted pages exist only while the sandbox is the provider.
       if (config.PAYMENTS === 'sandbox') outer.use(sandboxPages({ key, callbackUrl: () => `${publicUrl}/v1/billing/callbacks/sandbox` }));
+      outer.use(webApp());
       outer.use(api);
       return outer;
     },
