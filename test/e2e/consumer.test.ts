@@ -1,35 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpSink, type SunkMail } from './smtp-sink.js';
 import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 
 // People's accounts end to end: sign-in links are mailed through SMTP_OUTBOUND_URL to a local
 // SMTP sink, read from there, and used as a person would (the page's GET uses nothing up).
 
-const inbox: { to: string; text: string }[] = [];
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      inbox.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text: Buffer.concat(chunks).toString('utf8') });
-      callback();
-    });
-  },
-});
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let inbox: SunkMail[] = [];
 
 let host: RunningHost;
 test.before(async () => {
-  await new Promise<void>((r) => sink.listen(0, '127.0.0.1', () => r()));
-  const port = (sink.server.address() as AddressInfo).port;
-  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'people.test', SMTP_OUTBOUND_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'ephemail <no-reply@people.test>' }));
+  sink = await startSmtpSink();
+  inbox = sink.mails;
+  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'people.test', SMTP_OUTBOUND_URL: sink.url, MAIL_FROM: 'ephemail <no-reply@people.test>' }));
 });
 test.after.always(async () => {
   await host.close();
-  sink.close();
+  await sink?.close();
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>

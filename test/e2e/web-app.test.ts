@@ -7,10 +7,10 @@ import test, { type ExecutionContext } from 'ava';
 import express from 'express';
 import { createTransport } from 'nodemailer';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { SMTPServer } from 'smtp-server';
 import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 import { webApp } from '../../hosts/api/src/web-app.ts';
 import { repoRoot, tempDir } from './support.js';
+import { startSmtpSink, type SunkMail } from './smtp-sink.js';
 
 // The web app at `/` in a real Chromium (TESTING.md, Browser row), on a desktop and on a phone
 // viewport: a free inbox whose code shows up live, then sign-up by the mailed link, an identity
@@ -18,31 +18,20 @@ import { repoRoot, tempDir } from './support.js';
 // consumer.test.ts. `UPDATE_SCREENSHOTS=1` also writes docs/screenshots/*.png.
 
 const screenshots = process.env.UPDATE_SCREENSHOTS === '1';
-const sent: { to: string; text: string }[] = [];
-const sink = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      sent.push({ to: session.envelope.rcptTo.map((r) => r.address).join(','), text: Buffer.concat(chunks).toString('utf8') });
-      callback();
-    });
-  },
-});
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let sent: SunkMail[] = [];
 
 let host: RunningHost;
 let browser: Browser;
 test.before(async () => {
   // Tests run against the built bundle, as `npm start` serves it.
   execFileSync(process.execPath, [join(repoRoot, 'hosts/api/scripts/build-web.mjs')], { stdio: 'ignore' });
-  await new Promise<void>((r) => sink.listen(0, '127.0.0.1', () => r()));
-  const port = (sink.server.address() as AddressInfo).port;
+  sink = await startSmtpSink();
+  sent = sink.mails;
   host = await startHost(
     loadConfig({
       DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'web.test',
-      SMTP_OUTBOUND_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'ephemail <no-reply@web.test>',
+      SMTP_OUTBOUND_URL: sink.url, MAIL_FROM: 'ephemail <no-reply@web.test>',
       // Each viewport is its own "client address" (one free inbox per address): the browser
       // contexts send X-Forwarded-For, trusted from loopback only.
       TRUST_PROXY: 'loopback', FREE_REQUESTS_PER_MINUTE: '1000',
@@ -57,7 +46,7 @@ test.before(async () => {
 test.after.always(async () => {
   await browser?.close();
   await host?.close();
-  sink.close();
+  await sink?.close();
 });
 
 const mailCode = async (to: string, code: string) => {

@@ -56,23 +56,36 @@ const sendMagicLink = async (deps: ConsumerDeps, consumer: ConsumerRecord): Prom
 
 const MESSAGE = 'Check your mail: we sent a sign-in link.';
 
-/** Creates the account (a personal organization and project) and mails its first link. */
-export const signUp =
-  (deps: ConsumerDeps) =>
-  (input: { readonly email: string; readonly clientIp: string }): TE.TaskEither<DomainError, { message: string; email: string }> =>
+type LinkAnswer = TE.TaskEither<DomainError, { message: string; email: string }>;
+
+/**
+ * A request for a link: the address normalised, the rate checked, then `account` finds (or
+ * makes) the account the link is for, and the link is mailed.
+ */
+const linkRequest =
+  (deps: ConsumerDeps, account: (email: string) => Promise<E.Either<DomainError, ConsumerRecord>>) =>
+  (input: { readonly email: string; readonly clientIp: string }): LinkAnswer =>
   async () => {
     const email = normalizeEmail(input.email);
     const rate = await withinLinkRate(deps, email, input.clientIp);
     if (E.isLeft(rate)) return rate;
+    const found = await account(email);
+    if (E.isLeft(found)) return found;
+    await sendMagicLink(deps, found.right);
+    return E.right({ message: MESSAGE, email });
+  };
+
+/** Creates the account (a personal organization and project) and mails its first link. */
+export const signUp = (deps: ConsumerDeps) =>
+  linkRequest(deps, async (email) => {
     const id = deps.ids.next('cons');
     if ((await deps.store.insert(C.consumerEmails, { id: email, consumer_id: id })) !== 'inserted') return E.left(emailAlreadyRegistered());
     const consumer: ConsumerRecord = { id, email, org_id: `org_${id}`, project_id: `proj_${id}`, plan: 'trial', created_at: iso(deps.clock.now()), verified_at: null };
     await ensureOrganization(deps, { id: consumer.org_id, plan: 'starter', name: email });
     await ensureProject(deps, { id: consumer.project_id, orgId: consumer.org_id, name: 'personal' });
     await deps.store.insert(C.consumers, consumer);
-    await sendMagicLink(deps, consumer);
-    return E.right({ message: MESSAGE, email });
-  };
+    return E.right(consumer);
+  });
 
 export const consumerByEmail = async (deps: CoreDeps, email: string): Promise<ConsumerRecord | undefined> => {
   const claim = await deps.store.get(C.consumerEmails, normalizeEmail(email));
@@ -80,18 +93,11 @@ export const consumerByEmail = async (deps: CoreDeps, email: string): Promise<Co
 };
 
 /** Mails a sign-in link to an existing account. */
-export const logIn =
-  (deps: ConsumerDeps) =>
-  (input: { readonly email: string; readonly clientIp: string }): TE.TaskEither<DomainError, { message: string; email: string }> =>
-  async () => {
-    const email = normalizeEmail(input.email);
-    const rate = await withinLinkRate(deps, email, input.clientIp);
-    if (E.isLeft(rate)) return rate;
+export const logIn = (deps: ConsumerDeps) =>
+  linkRequest(deps, async (email) => {
     const consumer = await consumerByEmail(deps, email);
-    if (consumer === undefined) return E.left(consumerNotFound());
-    await sendMagicLink(deps, consumer);
-    return E.right({ message: MESSAGE, email });
-  };
+    return consumer === undefined ? E.left(consumerNotFound()) : E.right(consumer);
+  });
 
 /**
  * Uses a magic link, once (compare-and-set), for a 30-day session: unknown, used and expired
