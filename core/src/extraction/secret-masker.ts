@@ -50,16 +50,30 @@ const tokenPieces = (link: string): string[] => {
   return [...new Set(decoded.filter(looksLikeToken))];
 };
 
-type Rewrite = readonly [RegExp, string];
+/**
+ * One replacement, compiled on first use and tried only when its `needle` is in the text: most
+ * texts (a subject, on the delivery path) hold none of the secrets, and then cost a few
+ * `includes`, no regular expression at all. A `loose` needle is looked for in the text with
+ * spaces, no-break spaces and hyphens removed, lower-cased (how a split code is written).
+ */
+interface Rewrite {
+  readonly needle: string;
+  readonly loose: boolean;
+  readonly source: () => RegExp;
+  readonly replacement: string;
+}
+
+const exact = (literal: string, replacement: string): Rewrite => ({ needle: literal, loose: false, source: () => new RegExp(escapeRe(literal), 'g'), replacement });
 
 const linkRewrites = (link: string): Rewrite[] => {
   const shown = redact({ type: 'magic_link', value: link });
   const spellings = new Set([link, link.replaceAll('&', '&amp;'), link.replaceAll('&', '&#38;')]);
-  return [
-    ...[...spellings].map((s): Rewrite => [new RegExp(escapeRe(s), 'g'), shown]),
-    ...tokenPieces(link).map((p): Rewrite => [new RegExp(escapeRe(p), 'g'), MASK]),
-  ];
+  return [...[...spellings].map((s) => exact(s, shown)), ...tokenPieces(link).map((p) => exact(p, MASK))];
 };
+
+const codeRewrite = (code: string, shown: string): Rewrite => ({ needle: code.toLowerCase(), loose: true, source: () => codePattern(code), replacement: shown });
+
+const compact = (text: string): string => text.replace(/[ \u00a0-]/g, '').toLowerCase();
 
 /**
  * A function that hides every given secret in a text the way `redacted_value` shows it: a code
@@ -72,13 +86,19 @@ export const secretMasker = (secrets: readonly SecretValue[]): ((text: string) =
   if (usable.length === 0) return (text) => text;
   const links = usable.filter((s) => s.type === 'magic_link').sort((a, b) => b.value.length - a.value.length);
   const codes = usable.filter((s) => s.type === 'otp').sort((a, b) => b.value.length - a.value.length);
-  const rewrites: Rewrite[] = [
-    ...links.flatMap((l) => linkRewrites(l.value)),
-    ...codes.map((c): Rewrite => [codePattern(c.value), redact(c)]),
-  ];
+  const rewrites: Rewrite[] = [...links.flatMap((l) => linkRewrites(l.value)), ...codes.map((c) => codeRewrite(c.value, redact(c)))];
+  const compiled = new Map<Rewrite, RegExp>();
   return (text) => {
     let out = text;
-    for (const [pattern, replacement] of rewrites) out = out.replace(pattern, () => replacement);
+    let squeezed: string | undefined;
+    for (const rewrite of rewrites) {
+      const present = rewrite.loose ? (squeezed ??= compact(out)).includes(rewrite.needle) : out.includes(rewrite.needle);
+      if (!present) continue;
+      let pattern = compiled.get(rewrite);
+      if (pattern === undefined) compiled.set(rewrite, (pattern = rewrite.source()));
+      out = out.replace(pattern, () => rewrite.replacement);
+      squeezed = undefined;
+    }
     return out;
   };
 };
