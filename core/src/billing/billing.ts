@@ -6,6 +6,7 @@ import { invalidPlan, noActiveSubscription, providerFailed } from '../domain/err
 import type { PlanName } from '../domain/plans.js';
 import { isPlanName, PLAN_NAMES } from '../domain/plans.js';
 import { C } from '../store/collections.js';
+import { findPage } from '../store/page.js';
 import type { Page } from '../use-cases/identities.js';
 import { ensureAccount, loadAccount } from './account.js';
 import type { BillingDeps } from './billing-deps.js';
@@ -100,12 +101,7 @@ export const listInvoices =
   (deps: BillingDeps) =>
   (principal: Principal, page: { readonly limit: number; readonly offset: number }): TE.TaskEither<DomainError, Page<Invoice>> =>
   async () => {
-    const where = { org_id: principal.orgId };
-    const [docs, total] = await Promise.all([
-      deps.store.find(C.invoices, { where, sort: { field: 'created_at', direction: 'desc' }, ...page }),
-      deps.store.count(C.invoices, { where }),
-    ]);
-    return E.right({ items: docs.map((d) => toInvoice(d as unknown as InvoiceRecord)), total, ...page });
+    return E.right(await findPage(deps.store, C.invoices, { where: { org_id: principal.orgId }, newestBy: 'created_at' }, page, (d) => toInvoice(d as unknown as InvoiceRecord)));
   };
 
 

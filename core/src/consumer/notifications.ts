@@ -9,6 +9,7 @@ import { iso } from '../domain/time.js';
 import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
+import { findPage } from '../store/page.js';
 import { applyTransition } from '../store/outbox.js';
 import type { Page } from '../use-cases/identities.js';
 import type { ConsumerDeps } from './consumer-deps.js';
@@ -95,12 +96,7 @@ export const listNotifications =
   (deps: ConsumerDeps) =>
   (principal: Principal, page: { readonly limit: number; readonly offset: number }): TE.TaskEither<DomainError, Page<Notification>> =>
   async () => {
-    const where = { org_id: principal.orgId };
-    const [docs, total] = await Promise.all([
-      deps.store.find(C.notifications, { where, sort: { field: 'created_at', direction: 'desc' }, ...page }),
-      deps.store.count(C.notifications, { where }),
-    ]);
-    return E.right({ items: docs.map((d) => toNotification(d as unknown as NotificationRecord)), total, ...page });
+    return E.right(await findPage(deps.store, C.notifications, { where: { org_id: principal.orgId }, newestBy: 'created_at' }, page, (d) => toNotification(d as unknown as NotificationRecord)));
   };
 
 /** Marks one of the consumer's notifications read (again: no change). */

@@ -9,6 +9,7 @@ import { domainAlreadyRegistered, domainNotFound, domainQuotaExceeded, invalidRe
 import { iso } from '../domain/time.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
+import { findPage } from '../store/page.js';
 import { slotsOf } from '../store/slots.js';
 import type { Page } from '../use-cases/identities.js';
 import type { DomainDeps } from './domain-deps.js';
@@ -119,11 +120,7 @@ export const listDomains =
   (principal: Principal, page: { readonly limit: number; readonly offset: number }): TE.TaskEither<DomainError, Page<DomainSummary>> =>
   async () => {
     const where = { org_id: principal.orgId, project_id: principal.projectId };
-    const [docs, total] = await Promise.all([
-      deps.store.find(C.domains, { where, sort: { field: 'created_at', direction: 'desc' }, limit: page.limit, offset: page.offset }),
-      deps.store.count(C.domains, { where }),
-    ]);
-    return E.right({ items: docs.map((doc) => toDomainSummary(doc as unknown as DomainRecord)), total, limit: page.limit, offset: page.offset });
+    return E.right(await findPage(deps.store, C.domains, { where, newestBy: 'created_at' }, page, (doc) => toDomainSummary(doc as unknown as DomainRecord)));
   };
 
 /**

@@ -8,6 +8,7 @@ import { eventNotFound } from '../domain/errors.js';
 import type { EventRecord, PublicEvent } from '../domain/event.js';
 import { toPublicEvent } from '../domain/event.js';
 import { C } from '../store/collections.js';
+import { findPage } from '../store/page.js';
 import type { Page } from './identities.js';
 import { loadIdentity } from './identity-access.js';
 
@@ -18,12 +19,8 @@ export const listEvents =
     pipe(
       () => loadIdentity(deps, principal, identityId),
       TE.flatMap((identity) => async () => {
-        const where = { identity_id: identity.id };
-        const [docs, total] = await Promise.all([
-          deps.store.find(C.events, { where, sort: { field: 'seq', direction: 'desc' }, ...page }),
-          deps.store.count(C.events, { where }),
-        ]);
-        return E.right({ items: docs.map((doc) => toPublicEvent(doc as unknown as EventRecord)), total, ...page });
+        const query = { where: { identity_id: identity.id }, newestBy: 'seq' };
+        return E.right(await findPage(deps.store, C.events, query, page, (doc) => toPublicEvent(doc as unknown as EventRecord)));
       }),
     );
 

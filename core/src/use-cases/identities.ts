@@ -14,12 +14,8 @@ import { loadIdentity } from './identity-access.js';
 import { provisionIdentities, resolveDomain } from './provision-identities.js';
 
 /** A page of a list, as every paged endpoint answers it. */
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly total: number;
-  readonly limit: number;
-  readonly offset: number;
-}
+export type { Page } from '../store/page.js';
+import type { Page } from '../store/page.js';
 
 /** Creates one identity: `provisioned`, expiring after `ttl_hours` (default 24), within quota. */
 export const createIdentity =

@@ -15,6 +15,7 @@ import { maskerOfMessage } from '../mail/message-secrets.js';
 import { toAuthenticationView } from '../mail/authentication-view.js';
 import type { Waiters } from '../mail/waiters.js';
 import { C } from '../store/collections.js';
+import { findPage } from '../store/page.js';
 import type { Page } from './identities.js';
 import { loadIdentity } from './identity-access.js';
 
@@ -130,19 +131,13 @@ export const listMessages =
       mayReveal(principal, page),
       TE.flatMap(() => () => loadIdentity(deps, principal, identityId)),
       TE.flatMap((identity) => async () => {
-        const where = { identity_id: identity.id };
         const { reveal, ...window } = page;
-        const [docs, total] = await Promise.all([
-          deps.store.find(C.messages, { where, sort: { field: 'received_at', direction: 'desc' }, ...window }),
-          deps.store.count(C.messages, { where }),
-        ]);
-        const items = await Promise.all(
-          docs.map(async (d) => {
+        return E.right(
+          await findPage(deps.store, C.messages, { where: { identity_id: identity.id }, newestBy: 'received_at' }, window, async (d) => {
             const message = d as unknown as MessageRecord;
             return toMessageSummary(message, await maskFor(deps, message, { reveal }));
           }),
         );
-        return E.right({ items, total, ...window });
       }),
     );
 

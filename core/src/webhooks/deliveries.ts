@@ -4,6 +4,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
 import type { DomainError } from '../domain/errors.js';
 import { C } from '../store/collections.js';
+import { findPage } from '../store/page.js';
 import type { Page } from '../use-cases/identities.js';
 import type { Delivery, DeliveryJob } from './delivery-job.js';
 import { toDelivery } from './delivery-job.js';
@@ -23,11 +24,6 @@ export const listDeliveries =
       () => loadWebhook(deps, principal, webhookId),
       TE.flatMap((webhook) => async () => {
         const where = { webhook_id: webhook.id, ...(query.state === undefined ? {} : { status: query.state }) };
-        const [docs, total] = await Promise.all([
-          deps.store.find(C.webhookDeliveries, { where, sort: { field: 'created_at', direction: 'desc' }, limit: query.limit, offset: query.offset }),
-          deps.store.count(C.webhookDeliveries, { where }),
-        ]);
-        const items = docs.map((doc) => toDelivery(doc as unknown as DeliveryJob));
-        return E.right({ items, total, limit: query.limit, offset: query.offset });
+        return E.right(await findPage(deps.store, C.webhookDeliveries, { where, newestBy: 'created_at' }, query, (doc) => toDelivery(doc as unknown as DeliveryJob)));
       }),
     );

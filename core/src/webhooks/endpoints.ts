@@ -8,6 +8,7 @@ import { quotaExceeded, webhookNotFound } from '../domain/errors.js';
 import { iso } from '../domain/time.js';
 import type { CreateWebhookBody, UpdateWebhookBody } from '../schemas.js';
 import { C } from '../store/collections.js';
+import { findPage } from '../store/page.js';
 import { updateWithRetry, write } from '../store/compare-and-set.js';
 import type { Page } from '../use-cases/identities.js';
 import type { IssuedWebhook, Webhook, WebhookRecord } from './endpoint.js';
@@ -73,11 +74,7 @@ export const listWebhooks =
   (principal: Principal, page: { readonly limit: number; readonly offset: number }): TE.TaskEither<DomainError, Page<Webhook>> =>
   async () => {
     const where = { org_id: principal.orgId, project_id: principal.projectId };
-    const [docs, total] = await Promise.all([
-      deps.store.find(C.webhooks, { where, sort: { field: 'created_at', direction: 'desc' }, limit: page.limit, offset: page.offset }),
-      deps.store.count(C.webhooks, { where }),
-    ]);
-    return E.right({ items: docs.map((doc) => toWebhook(doc as unknown as WebhookRecord)), total, limit: page.limit, offset: page.offset });
+    return E.right(await findPage(deps.store, C.webhooks, { where, newestBy: 'created_at' }, page, (doc) => toWebhook(doc as unknown as WebhookRecord)));
   };
 
 const patched = (current: WebhookRecord, input: UpdateWebhookBody, now: string): WebhookRecord => ({
