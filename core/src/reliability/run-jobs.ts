@@ -3,6 +3,7 @@ import { iso, isoPlus } from '../domain/time.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
 import { dueBy } from '../store/due-by.js';
+import { keep, updateWithRetry, write } from '../store/compare-and-set.js';
 import type { TriggerTransport } from './reliability-deps.js';
 import type { RunRecord } from './run-record.js';
 import { closed } from './run-record.js';
@@ -29,14 +30,10 @@ const withoutVersion = ({ version: _v, ...rest }: Stored): RunRecord => rest;
 
 /** Writes `change` over the run as it is now, unless it was closed meanwhile (mail, another worker). */
 const settle = async (deps: CoreDeps, id: string, change: (current: RunRecord) => Partial<RunRecord> | undefined): Promise<void> => {
-  for (let attempt = 0; attempt < 10; attempt += 1) {
-    const current = (await deps.store.get(C.runs, id)) as Stored | undefined;
-    if (current === undefined || !current.open) return;
-    const patch = change(current);
-    if (patch === undefined) return;
-    if (await deps.store.replace(C.runs, { ...withoutVersion(current), ...patch }, current.version)) return;
-  }
-  throw new Error(`run ${id}: could not record its outcome after 10 attempts`);
+  await updateWithRetry<RunRecord, undefined>(deps.store, C.runs, id, (current) => {
+    const patch = current.open ? change(withoutVersion(current)) : undefined;
+    return patch === undefined ? keep(undefined) : write({ ...withoutVersion(current), ...patch }, undefined);
+  });
 };
 
 const bodyOf = (run: RunRecord): { body: string; contentType: string } => {
