@@ -48,7 +48,7 @@ export const dnsRecordsOf = (record: DomainRecord, mxHost: string): DnsRecordVie
 ];
 
 /** A domain in lists. */
-export const toDomainSummary = (record: DomainRecord) => ({
+export const domainSummaryOf = (record: DomainRecord) => ({
   id: record.id,
   domain: record.domain,
   status: record.status,
@@ -57,11 +57,11 @@ export const toDomainSummary = (record: DomainRecord) => ({
 });
 
 /** A domain with its records: what register, get and verify answer. */
-export const toDomainView = (record: DomainRecord, mxHost: string) => ({
-  ...toDomainSummary(record),
+export const domainViewOf = (record: DomainRecord, mxHost: string) => ({
+  ...domainSummaryOf(record),
   dns_records: dnsRecordsOf(record, mxHost),
   checked_at: record.checked_at,
 });
 
-export type DomainSummary = ReturnType<typeof toDomainSummary>;
-export type DomainView = ReturnType<typeof toDomainView>;
+export type DomainSummary = ReturnType<typeof domainSummaryOf>;
+export type DomainView = ReturnType<typeof domainViewOf>;

@@ -14,7 +14,7 @@ import { slotsOf } from '../store/slots.js';
 import type { Page } from '../use-cases/identities.js';
 import type { DomainDeps } from './domain-deps.js';
 import type { DomainNameRecord, DomainRecord, DomainSummary, DomainView } from './domain-record.js';
-import { toDomainSummary, toDomainView } from './domain-record.js';
+import { domainSummaryOf, domainViewOf } from './domain-record.js';
 import { isWithin, normalizeHostname } from './hostname.js';
 
 /** The custom-domain quota of an organization (the plan's `domains`). */
@@ -85,7 +85,7 @@ const insertRegistration = async (deps: DomainDeps, principal: Principal, domain
   const record = newRecord(deps, principal, id, domain);
   try {
     await deps.store.insert(C.domains, record);
-    if (await claimName(deps, domain, id)) return E.right(toDomainView(record, deps.domains.mxHost));
+    if (await claimName(deps, domain, id)) return E.right(domainViewOf(record, deps.domains.mxHost));
   } catch (error) {
     await deps.store.remove(C.domains, id).catch(() => undefined);
     await domainSlots.release(deps, principal.orgId, id);
@@ -111,7 +111,7 @@ export const getDomain =
   (principal: Principal, id: string): TE.TaskEither<DomainError, DomainView> =>
     pipe(
       () => loadDomain(deps, principal, id),
-      TE.map((record) => toDomainView(record, deps.domains.mxHost)),
+      TE.map((record) => domainViewOf(record, deps.domains.mxHost)),
     );
 
 /** The project's domains, newest first. */
@@ -120,7 +120,7 @@ export const listDomains =
   (principal: Principal, page: { readonly limit: number; readonly offset: number }): TE.TaskEither<DomainError, Page<DomainSummary>> =>
   async () => {
     const where = { org_id: principal.orgId, project_id: principal.projectId };
-    return E.right(await findPage(deps.store, C.domains, { where, newestBy: 'created_at' }, page, (doc) => toDomainSummary(doc as unknown as DomainRecord)));
+    return E.right(await findPage(deps.store, C.domains, { where, newestBy: 'created_at' }, page, (doc) => domainSummaryOf(doc as unknown as DomainRecord)));
   };
 
 /**

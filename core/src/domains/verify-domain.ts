@@ -9,7 +9,7 @@ import { C } from '../store/collections.js';
 import { updateWithRetry, write } from '../store/compare-and-set.js';
 import type { DomainDeps } from './domain-deps.js';
 import type { DomainRecord, DomainView } from './domain-record.js';
-import { mxValue, toDomainView, txtHost, txtValue } from './domain-record.js';
+import { mxValue, domainViewOf, txtHost, txtValue } from './domain-record.js';
 import { loadDomain } from './domains.js';
 import type { DnsAnswer, MxRecord } from './ports.js';
 
@@ -87,6 +87,6 @@ export const verifyDomain =
         });
         if (outcome === undefined) return E.left(domainNotFound(id));
         if (outcome.result.status !== 'verified') return E.left(dnsVerificationFailed(record.domain, checks));
-        return E.right(toDomainView(outcome.result, deps.domains.mxHost));
+        return E.right(domainViewOf(outcome.result, deps.domains.mxHost));
       }),
     );

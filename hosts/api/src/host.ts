@@ -16,6 +16,7 @@ import { startWebhookWorker } from './webhook-worker.js';
 import { startReliabilityWorker } from './reliability-worker.js';
 import { startInternalListener } from './internal-listener.js';
 import type { HostPayments } from './payments.js';
+import { publicApp } from './public-app.js';
 import { describeDatabaseUrl } from './store-factory.js';
 
 export interface RunningHost {
@@ -58,7 +59,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     });
   const http = c.resolve<ReturnType<typeof createHttpApp>>(TOKENS.http);
   const payments = c.resolve<HostPayments>(TOKENS.payments);
-  const server = createServer(payments.withRoutes(http.app, ephemail));
+  const server = createServer(publicApp(http.app, ephemail, payments));
   await listen(server, config.PORT, config.HOST).catch(async (error: unknown) => {
     await ephemail.close().catch(() => undefined);
     throw error;

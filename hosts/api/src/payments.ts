@@ -1,21 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Ephemail, PaymentProvider } from '@ephemail/core';
-import { createCallbackHandler } from '@ephemail/http-express';
+import type { PaymentProvider } from '@ephemail/core';
 import { createStripePaymentProvider } from '@ephemail/payments-stripe';
-import express, { type Express } from 'express';
+import type { Router } from 'express';
 import Stripe from 'stripe';
 import type { HostConfig } from './config.js';
 import { sandboxPages } from './payments-sandbox/pages.js';
-import { consumerPages } from './consumer-pages.js';
 import { createSandboxPaymentProvider } from './payments-sandbox/provider.js';
-import { webApp } from './web-app.js';
 
-/** The payment provider of this host and the public routes it needs beside the API. */
+/** The payment provider of this host, and the sandbox's hosted pages when it is the provider. */
 export interface HostPayments {
   readonly provider: PaymentProvider;
-  /** The host's own app: the provider's callback endpoint, the sign-in page (and the sandbox's pages) in front of `api`. */
-  readonly withRoutes: (api: Express, ephemail: Ephemail) => Express;
+  /** The sandbox's checkout and portal pages; none with a real provider, whose pages are its own. */
+  readonly pages: Router | undefined;
   /** Tells the provider the host's public base once it listens (when `PUBLIC_URL` is not set). */
   readonly bind: (url: string) => void;
   /** The host's public base (for links in mail). */
@@ -58,17 +55,7 @@ export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefin
     bind: (url) => {
       if (config.PUBLIC_URL === undefined) publicUrl = url;
     },
-    withRoutes: (api, ephemail) => {
-      const outer = express();
-      outer.disable('x-powered-by');
-      outer.use(createCallbackHandler(ephemail));
-      outer.use(consumerPages());
-      // The sandbox's hosted pages exist only while the sandbox is the provider.
-      if (config.PAYMENTS === 'sandbox') outer.use(sandboxPages({ key, callbackUrl: () => `${publicUrl}/v1/billing/callbacks/sandbox` }));
-      outer.use(webApp());
-      outer.use(api);
-      return outer;
-    },
+    pages: config.PAYMENTS === 'sandbox' ? sandboxPages({ key, callbackUrl: () => `${publicUrl}/v1/billing/callbacks/sandbox` }) : undefined,
   };
 };
 
