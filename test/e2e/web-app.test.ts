@@ -111,7 +111,8 @@ for (const device of viewports) {
 
       // A free inbox, and a code mailed to it over SMTP, shown redacted as it arrives.
       await page.getByRole('button', { name: 'Get a throwaway inbox' }).click();
-      const freeAddress = (await page.locator('#free-address').textContent({ timeout: 10_000 }))!;
+      // Read once it holds the address: the element is there, empty, before the answer comes.
+      const freeAddress = (await page.locator('#free-address', { hasText: '@web.test' }).textContent({ timeout: 10_000 }))!;
       t.regex(freeAddress, /@web\.test$/);
       t.truthy(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('ephemail.free')), 'the token is kept in this tab');
       await mailCode(freeAddress, '520741');
@@ -142,7 +143,8 @@ for (const device of viewports) {
       // An identity made from the keyboard, then a code for it arriving over the SSE stream.
       await page.getByLabel('Label').fill('shop sign-up');
       await page.getByLabel('Label').press('Enter');
-      const row = page.locator('#identities-list li').first();
+      // The row of the new identity, once it is drawn (the list may show a placeholder before).
+      const row = page.locator('#identities-list li', { has: page.locator('.address', { hasText: '@web.test' }) }).first();
       const address = (await row.locator('.address').textContent({ timeout: 10_000 }))!;
       t.regex(address, /@web\.test$/);
       t.regex((await row.locator('.expiry').textContent())!, /left$/);
