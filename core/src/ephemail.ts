@@ -35,6 +35,7 @@ import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
 import type { DomainOptions } from './domains/facade.js';
 import { reliabilityFacade } from './reliability/facade.js';
+import { marketplaceFacade } from './marketplace/facade.js';
 import { freeDeps, freeFacade } from './free/facade.js';
 import { consumerFacade, type ConsumerOptions } from './consumer/facade.js';
 import type { FreeSettings } from './free/free-identities.js';
@@ -181,6 +182,7 @@ export const createEphemail = (options: EphemailOptions) => {
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
     domains: domainsFacade(domainDeps(deps, options.domains ?? {})),
     reliability: reliabilityFacade(deps, options.urlGuard),
+    marketplace: marketplaceFacade(deps),
     free: freeFacade(freeDeps(deps, options.free)),
     ...billingFacade(billingDeps(deps, options.billing ?? {}), apiCalls),
     consumer: consumerFacade(billingDeps(deps, options.billing ?? {}), options.consumer ?? {}),

@@ -109,6 +109,17 @@ export const toHttpError = (error: DomainError): HttpError => {
       };
     case 'FreeIdentityExpired':
       return { status: 410, code: 'identity_expired', message: 'The free identity has expired.' };
+    case 'TemplateNotFound':
+      return { status: 404, code: 'template_not_found', message: 'No such template.' };
+    case 'TemplateDeprecated':
+      return {
+        status: 410,
+        code: 'template_deprecated',
+        message: `This template version is deprecated since ${error.since}: ${error.reason}${error.replacedBy === null ? '' : ` Deploy ${error.replacedBy} instead.`}`,
+        details: { template_id: error.id, deprecated_since: error.since, replaced_by: error.replacedBy },
+      };
+    case 'InvalidParameters':
+      return { status: 400, code: 'invalid_parameters', message: `The template's parameters are invalid: ${error.issues.map((i) => `${i.path.replace(/^body\.parameters\./, '')} ${i.message}`).join('; ')}.`, details: { issues: error.issues } };
     case 'RunNotFound':
       return { status: 404, code: 'run_not_found', message: 'No such reliability run.' };
     case 'SecretNotAvailable':

@@ -16,6 +16,9 @@ export type DomainError =
   | { readonly _tag: 'LineageDepthExceeded'; readonly max: number }
   | { readonly _tag: 'DomainNotFound'; readonly domain: string }
   | { readonly _tag: 'RunNotFound'; readonly id: string }
+  | { readonly _tag: 'TemplateNotFound'; readonly id: string }
+  | { readonly _tag: 'TemplateDeprecated'; readonly id: string; readonly since: string; readonly reason: string; readonly replacedBy: string | null }
+  | { readonly _tag: 'InvalidParameters'; readonly issues: readonly Issue[] }
   | { readonly _tag: 'EmailAlreadyRegistered' }
   | { readonly _tag: 'ConsumerNotFound' }
   | { readonly _tag: 'InvalidMagicLink' }
@@ -133,6 +136,9 @@ export const ipLimitReached = (): DomainError => ({ _tag: 'IpLimitReached' });
 export const rateLimited = (retryAfterSeconds: number): DomainError => ({ _tag: 'RateLimited', retryAfterSeconds });
 export const freeIdentityExpired = (id: string): DomainError => ({ _tag: 'FreeIdentityExpired', id });
 export const runNotFound = (id: string): DomainError => ({ _tag: 'RunNotFound', id });
+export const templateNotFound = (id: string): DomainError => ({ _tag: 'TemplateNotFound', id });
+export const templateDeprecated = (id: string, since: string, reason: string, replacedBy: string | null): DomainError => ({ _tag: 'TemplateDeprecated', id, since, reason, replacedBy });
+export const invalidParameters = (issues: readonly Issue[]): DomainError => ({ _tag: 'InvalidParameters', issues });
 export const secretNotAvailable = (runId: string, reason: string): DomainError => ({ _tag: 'SecretNotAvailable', runId, reason });
 export const domainNotVerified = (domain: string): DomainError => ({ _tag: 'DomainNotVerified', domain });
 export const domainAlreadyRegistered = (domain: string): DomainError => ({ _tag: 'DomainAlreadyRegistered', domain });

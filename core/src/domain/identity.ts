@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from './errors.js';
 import { identityAlreadySquashed, identityExpired } from './errors.js';
 import type { EventRecord } from './event.js';
+import type { ExtractionRules } from '../extraction/rules.js';
 import { HOUR_MS, iso, isoPlus } from './time.js';
 
 export const IDENTITY_STATUSES = ['provisioned', 'active', 'extended', 'squashed', 'expired'] as const;
@@ -47,6 +48,11 @@ export interface IdentityRecord {
   readonly latest_extraction_id: string | null;
   /** The last messages recorded, newest last: recording the same message twice is a no-op. */
   readonly recent_message_ids: readonly string[];
+  /**
+   * Set for an identity a marketplace deployment made: the template's rules, which narrow and
+   * override the generic extraction engine for this identity's mail (ADR 0043).
+   */
+  readonly extraction_rules?: ExtractionRules;
 }
 
 /** The identity as the API shows it. */

@@ -4,6 +4,7 @@ import type { IdentityRecord } from '../domain/identity.js';
 import { isDue } from '../domain/identity.js';
 import type { MessageParser } from '../extraction/message-parser.js';
 import type { Extraction, ParsedMessage } from '../extraction/types.js';
+import type { ExtractionRules } from '../extraction/rules.js';
 import { extractionSeries, parseFailureSeries } from '../metrics/labels.js';
 import type { Meter } from '../metrics/meter.js';
 import { C } from '../store/collections.js';
@@ -120,9 +121,9 @@ const outcomeOf = (recipient: string, identityId: string, result: ReceiveOutcome
  * The engine's answer for a delivered message, timed. With `performance`, not the Clock port: a
  * duration measured for a metric is not the service's time, which tests may stop.
  */
-const timedExtraction = (meter: Meter, message: ParsedMessage): Extraction => {
+const timedExtraction = (meter: Meter, message: ParsedMessage, rules?: ExtractionRules): Extraction => {
   const started = performance.now();
-  const extraction = extractForDelivery(message);
+  const extraction = extractForDelivery(message, rules);
   meter.observe('ephemail_extraction_duration_seconds', (performance.now() - started) / 1000);
   return extraction;
 };
@@ -168,11 +169,14 @@ export const createMailIngress = (deps: CoreDeps, options: MailIngressOptions): 
         outcomes.push({ recipient, kind: 'rejected', reason: verdict.kind === 'accept' ? 'unknown' : verdict.kind });
         continue;
       }
-      if (extraction === undefined) {
+      // An identity with a template's rules gets the engine's answer under its own rules.
+      const ruled = identity.extraction_rules === undefined ? undefined : timedExtraction(deps.meter, parsed.message, identity.extraction_rules);
+      if (extraction === undefined && ruled === undefined) {
         extraction = parsed.extraction ?? timedExtraction(deps.meter, parsed.message);
         deps.meter.count('ephemail_extractions_total', extractionSeries(extraction));
       }
-      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, maxMessages, extraction, ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });
+      if (ruled !== undefined) deps.meter.count('ephemail_extractions_total', extractionSeries(ruled));
+      const result = await receiveMessage(deps, { identity, recipient, raw, parsed: parsed.message, envelope, authentication, maxMessages, extraction: ruled ?? extraction!, ...(parsed.digest === undefined ? {} : { digest: parsed.digest }) });
       outcomes.push(outcomeOf(recipient, identity.id, result));
     }
     return outcomes;

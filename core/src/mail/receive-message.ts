@@ -4,6 +4,7 @@ import { iso } from '../domain/time.js';
 import { extract } from '../extraction/extract.js';
 import { secretsToMask } from '../extraction/secret-masker.js';
 import type { Extraction, ParsedMessage } from '../extraction/types.js';
+import type { ExtractionRules } from '../extraction/rules.js';
 import { C } from '../store/collections.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { toExtractionRecord } from './extraction-record.js';
@@ -67,7 +68,7 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
   const digest = input.digest ?? digestForStorage(raw, parsed);
   const messageId = derivedId('msg', identity.id, parsed.messageId ?? '', envelope.mailFrom ?? '', digest.sha256);
   const now = iso(deps.clock.now());
-  const found = input.extraction ?? extractForDelivery(parsed);
+  const found = input.extraction ?? extractForDelivery(parsed, identity.extraction_rules);
   const secrets = secretsToMask(found);
   const documentsNamed = (names: DeliveryNames) => {
     const extraction = toExtractionRecord(found, { id: names.extraction, messageId, sourceEventId: names.receivedEvent, at: now }, identity);
@@ -119,7 +120,7 @@ export const receiveMessage = async (deps: CoreDeps, input: ReceiveInput): Promi
  * with the text it reads. A parser that runs on another thread may run this there (see
  * `ParseOutcome.extraction`), which takes the engine off the thread that serves SMTP and HTTP.
  */
-export const extractForDelivery = (parsed: ParsedMessage): Extraction => extract(boundedForExtraction(parsed));
+export const extractForDelivery = (parsed: ParsedMessage, rules?: ExtractionRules): Extraction => extract(boundedForExtraction(parsed), rules);
 
 const boundedForExtraction = (parsed: ParsedMessage): ParsedMessage =>
   overlay(parsed, {

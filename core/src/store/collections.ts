@@ -23,6 +23,9 @@ export const C = {
   /** One document per registered hostname (id = the name): what makes a name registered once. */
   domainNames: 'domain_names',
   runs: 'reliability_runs',
+  /** The marketplace catalogue, one document per template version (id = the template id). */
+  templates: 'templates',
+  deployments: 'deployments',
   billingAccounts: 'billing_accounts',
   redirectTokens: 'redirect_tokens',
   invoices: 'invoices',
@@ -73,6 +76,10 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   // A project's domains, newest first.
   { name: C.domains, indexes: [['org_id', 'project_id', 'created_at']] },
   { name: C.domainNames, indexes: [] },
+  // The catalogue listed by name (filters on category and use case read the few listed ones).
+  { name: C.templates, indexes: [['listed', 'name']] },
+  // An identity's deployment, when its extraction or its end comes through the log.
+  { name: C.deployments, indexes: [['identity_id']] },
   // Runs due for their trigger or timeout; an identity's open runs, when its mail arrives.
   { name: C.runs, indexes: [['open', 'due_at'], ['identity_id', 'open']] },
   // An account found by the provider's subscription, when a renewal or cancellation comes in.

@@ -7,6 +7,7 @@ import { batchTooLarge, domainNotFound, domainNotVerified, invalidRequest, quota
 import type { DomainRecord } from '../domains/domain-record.js';
 import { normalizeHostname } from '../domains/hostname.js';
 import type { IdentityRecord } from '../domain/identity.js';
+import type { ExtractionRules } from '../extraction/rules.js';
 import { HOUR_MS, iso, isoPlus } from '../domain/time.js';
 import { C } from '../store/collections.js';
 import { nextLogPositions } from '../store/log-position.js';
@@ -18,6 +19,8 @@ export interface IdentitySpec {
   readonly label: string;
   readonly ttlHours: number;
   readonly metadata?: Readonly<Record<string, unknown>>;
+  /** A deployment's template rules for the identity's extraction. */
+  readonly extractionRules?: ExtractionRules;
 }
 
 /** Where new identities go: a domain, and for children the parent they hang from. */
@@ -119,6 +122,7 @@ const buildRecord = (
     message_count: 0,
     latest_extraction_id: null,
     recent_message_ids: [],
+    ...(spec.extractionRules === undefined ? {} : { extraction_rules: spec.extractionRules }),
   };
   const data = { email, label: spec.label, expires_at: expiresAt, parent_id: record.parent_id };
   return withEvent(record, newEvent(deps, record, 'identity.provisioned', data));
