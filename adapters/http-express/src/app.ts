@@ -21,6 +21,7 @@ import type { Route } from './routes/route.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { domainRoutes } from './routes/domains.js';
 import { reliabilityRoutes } from './routes/reliability.js';
+import { marketplaceRoutes } from './routes/marketplace.js';
 import { billingRoutes } from './routes/billing.js';
 import { freeRoutes } from './routes/free.js';
 import { consumerRoutes } from './routes/consumer.js';
@@ -38,7 +39,7 @@ export interface HttpAppOptions {
 }
 
 /** Every /v1 route of the service, in registration order. */
-export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...billingRoutes(app), ...freeRoutes(app), ...consumerRoutes(app)];
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...marketplaceRoutes(app), ...billingRoutes(app), ...freeRoutes(app), ...consumerRoutes(app)];
 
 const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   const type = (error as { type?: string }).type;

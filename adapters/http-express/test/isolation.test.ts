@@ -121,6 +121,22 @@ const CASES: Record<string, Case> = {
   'GET /v1/trials/:trial_id': expectTrialNotFoundLikeUnknown,
   'POST /v1/trials/:trial_id/convert': expectTrialNotFoundLikeUnknown,
   'POST /v1/trials/:trial_id/cancel': expectTrialNotFoundLikeUnknown,
+  // The catalogue is one for every tenant (deploy_count included): nothing in it is a tenant's.
+  'GET /v1/marketplace/templates': async ({ api, a, b }) => {
+    const [seenByA, seenByB] = await Promise.all([a, b].map(async (tenant) => (await api.call('GET', '/v1/marketplace/templates', { tenant })).text));
+    if (seenByA !== seenByB) throw new Error('the catalogue differs between tenants');
+  },
+  'GET /v1/marketplace/templates/:template_id': async ({ api, b }) => {
+    const res = await api.call('GET', '/v1/marketplace/templates/tmpl_bitwarden_two_factor_v1', { tenant: b });
+    if (res.status !== 200 || 'org_id' in res.json) throw new Error(`template view: ${res.text}`);
+  },
+  'POST /v1/marketplace/templates/:template_id/deploy': async ({ api, a, b }) => {
+    const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
+    const res = await api.call('POST', '/v1/marketplace/templates/tmpl_bitwarden_two_factor_v1/deploy', { tenant: b, body: { parameters: { sender_domain: 'vault.example.com' } } });
+    if (res.status !== 201) throw new Error(`B could not deploy: ${res.text}`);
+    if ((await api.call('GET', '/v1/identities', { tenant: a })).json.total !== before) throw new Error('deployed into A');
+    if ((await api.call('GET', `/v1/identities/${res.json.identity.id}`, { tenant: a })).status !== 404) throw new Error("A sees B's deployment");
+  },
   'POST /v1/reliability/password-reset': runOnVictim,
   'POST /v1/reliability/invite': runOnVictim,
   'GET /v1/reliability/:run_id': expectRunNotFoundLikeUnknown,
@@ -201,7 +217,7 @@ const CASES: Record<string, Case> = {
 test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
   const api = await startApi();
   try {
-    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write', 'reliability:write', 'billing:read', 'billing:write', 'trials:write'];
+    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write', 'reliability:write', 'billing:read', 'billing:write', 'trials:write', 'marketplace:read', 'marketplace:deploy'];
     const a = await api.tenant(everything);
     const b = await api.tenant(everything);
     const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;

@@ -16,6 +16,7 @@ export const startApi = async () => {
   const clock = new FakeClock('2026-03-01T12:00:00.000Z');
   const service = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock });
   await service.init();
+  await service.marketplace.sync();
   const http = createHttpApp(service);
   const server = http.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));

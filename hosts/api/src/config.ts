@@ -102,6 +102,8 @@ const EnvShape = z.object({
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(16),
     WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
     RELIABILITY_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(500),
+    // A folder of template files to serve instead of the catalogue shipped with the core package.
+    MARKETPLACE_DIR: z.string().min(1).optional(),
     FREE_GRANT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     FREE_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
     PAYMENTS: z.enum(['sandbox', 'stripe']).default('sandbox'),

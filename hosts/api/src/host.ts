@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Ephemail, Tally, WebhookTransport } from '@ephemail/core';
+import { loadCatalogue } from '@ephemail/core';
 import type { createHttpApp } from '@ephemail/http-express';
 import type { Logger } from 'pino';
 import type { BootstrapOutcome } from './bootstrap.js';
@@ -51,10 +52,14 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
   const ephemail = c.resolve<Ephemail>(TOKENS.ephemail);
   const bootstrap = await ephemail
     .init()
+    // An invalid catalogue stops the start, naming every file at fault (CatalogueError).
+    .then(() => ephemail.marketplace.sync(config.MARKETPLACE_DIR === undefined ? undefined : loadCatalogue(config.MARKETPLACE_DIR)))
     .then(() => bootstrapCredentials(ephemail, config))
     .catch(async (error: unknown) => {
-      // A store that cannot start must not keep the process alive (an open client, a file lock).
+      // A store that cannot start, or a catalogue that cannot be served, must not keep the
+      // process alive (an open client, a file lock, the parser's threads).
       await ephemail.close().catch(() => undefined);
+      await c.resolve<HostParser>(TOKENS.parser).close().catch(() => undefined);
       throw error;
     });
   const http = c.resolve<ReturnType<typeof createHttpApp>>(TOKENS.http);

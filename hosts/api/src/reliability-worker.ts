@@ -49,24 +49,31 @@ export const startReliabilityWorker = (ephemail: Ephemail, transport: WebhookTra
   const mail = serial(() => ephemail.reliability.mailTick(options.owner), warn('reliability mail tick failed'));
   // Consumers' notifications follow the same mail: their relay runs beside the runs' one.
   const notify = serial(() => ephemail.consumer.notifyTick(options.owner), warn('consumer notification tick failed'));
+  // Marketplace deployments end on the same events (a first extraction, an identity's end).
+  const outcomes = serial(() => ephemail.marketplace.outcomesTick(options.owner), warn('marketplace outcomes tick failed'));
   const timer = setInterval(() => {
     jobs.tick();
     mail.tick();
     notify.tick();
+    outcomes.tick();
   }, options.intervalMs);
   timer.unref();
   const offCreated = ephemail.reliability.onCreated(() => jobs.tick());
   const offEvents = ephemail.events.subscribe((event) => {
     if (event.type === 'email.received') mail.tick();
-    if (event.type === 'extraction.completed') notify.tick();
+    if (event.type === 'extraction.completed') {
+      notify.tick();
+      outcomes.tick();
+    }
   });
   jobs.tick();
   mail.tick();
   notify.tick();
+  outcomes.tick();
   return async (): Promise<void> => {
     clearInterval(timer);
     offCreated();
     offEvents();
-    await Promise.all([jobs.idle(), mail.idle(), notify.idle()]);
+    await Promise.all([jobs.idle(), mail.idle(), notify.idle(), outcomes.idle()]);
   };
 };
