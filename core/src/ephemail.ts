@@ -35,6 +35,8 @@ import { Waiters } from './mail/waiters.js';
 import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
 import type { DomainOptions } from './domains/facade.js';
 import { reliabilityFacade } from './reliability/facade.js';
+import { exportsFacade } from './exports/facade.js';
+import type { ExportOptions } from './exports/export-deps.js';
 import { marketplaceFacade } from './marketplace/facade.js';
 import { freeDeps, freeFacade } from './free/facade.js';
 import { consumerFacade, type ConsumerOptions } from './consumer/facade.js';
@@ -57,6 +59,8 @@ export interface EphemailOptions extends WebhookOptions {
   readonly consumer?: ConsumerOptions;
   /** The anonymous free tier: where its identities live, its grant secret, its rate. */
   readonly free?: Partial<FreeSettings>;
+  /** Bulk exports: file storage, CSV encoder, download signing key and host, limits. */
+  readonly exports?: ExportOptions;
   readonly store: DocumentStore;
   readonly inboxDomain: string;
   readonly clock?: Clock;
@@ -182,6 +186,7 @@ export const createEphemail = (options: EphemailOptions) => {
     webhooks: webhooksFacade(webhookDeps(deps, options), options.dataKey !== undefined),
     domains: domainsFacade(domainDeps(deps, options.domains ?? {})),
     reliability: reliabilityFacade(deps, options.urlGuard),
+    exports: exportsFacade(deps, options.exports ?? {}),
     marketplace: marketplaceFacade(deps),
     free: freeFacade(freeDeps(deps, options.free)),
     ...billingFacade(billingDeps(deps, options.billing ?? {}), apiCalls),

@@ -1,1 +1,1 @@
-export {};
+export { createCsvStringifyEncoder, type CsvStringifyEncoderOptions } from './csv-stringify-encoder.js';

@@ -1,1 +1,1 @@
-export {};
+export { createFsExportStorage, type FsExportStorageOptions } from './fs-export-storage.js';

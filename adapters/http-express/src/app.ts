@@ -26,6 +26,8 @@ import { billingRoutes } from './routes/billing.js';
 import { freeRoutes } from './routes/free.js';
 import { consumerRoutes } from './routes/consumer.js';
 import { consumerInbox } from './consumer-inbox.js';
+import { exportRoutes } from './routes/exports.js';
+import { EXPORT_DOWNLOAD_PATH, exportDownload, exportDownloadOperation } from './export-download.js';
 
 export interface HttpAppOptions {
   readonly logger?: HttpLogger;
@@ -39,7 +41,7 @@ export interface HttpAppOptions {
 }
 
 /** Every /v1 route of the service, in registration order. */
-export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...marketplaceRoutes(app), ...billingRoutes(app), ...freeRoutes(app), ...consumerRoutes(app)];
+export const apiRoutes = (app: Ephemail): Route[] => [...authRoutes(app), ...identityRoutes(app), ...mailRoutes(app), ...webhookRoutes(app), ...domainRoutes(app), ...reliabilityRoutes(app), ...marketplaceRoutes(app), ...billingRoutes(app), ...freeRoutes(app), ...consumerRoutes(app), ...exportRoutes(app)];
 
 const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
   const type = (error as { type?: string }).type;
@@ -60,7 +62,7 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
   const logger = options.logger ?? silentLogger;
   const metrics: HttpMetrics = createHttpMetrics(options.registry);
   const routes = apiRoutes(service);
-  const openapi = buildOpenApi(routes, { title: 'ephemail', version: options.version ?? '0.1.0' });
+  const openapi = buildOpenApi(routes, { title: 'ephemail', version: options.version ?? '0.1.0' }, { '/v1/exports/{export_id}/download': exportDownloadOperation });
   const app = express();
   app.locals.ephemail = service;
   app.disable('x-powered-by');
@@ -89,6 +91,8 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
     { path: '/v1/openapi.json', handler: (_req, res) => sendJson(res, 200, openapi) },
     // A stream, not an answer: outside the route table, with the consumer session checked inside.
     { path: '/v1/consumer/inbox', handler: consumerInbox(service) },
+    // A file, not an answer, and for whoever holds the signed link: outside the route table too.
+    { path: EXPORT_DOWNLOAD_PATH, handler: exportDownload(service) },
   ];
   const begin = requestContext(metrics, logger);
   const dispatch = routeDispatcher(routes, operational);

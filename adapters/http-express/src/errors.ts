@@ -172,6 +172,32 @@ export const toHttpError = (error: DomainError): HttpError => {
       };
     case 'NotFound':
       return { status: 404, code: `${error.resource}_not_found`, message: `No such ${error.resource}.` };
+    case 'ExportNotFound':
+      return { status: 404, code: 'export_not_found', message: 'No such export.' };
+    case 'InvalidExportType':
+      return { status: 400, code: 'invalid_export_type', message: `"${error.type}" is not an export type: one of ${error.allowed.join(', ')}.`, details: { allowed: error.allowed } };
+    case 'InvalidFormat':
+      return { status: 400, code: 'invalid_format', message: `"${error.format}" is not an export format: one of ${error.allowed.join(', ')}.`, details: { allowed: error.allowed } };
+    case 'DateRangeTooLarge':
+      return {
+        status: 400,
+        code: 'date_range_too_large',
+        message: `The date range spans ${error.days} days; an export covers at most ${error.maxDays}.`,
+        details: { days: error.days, max_days: error.maxDays },
+      };
+    case 'ExportQuotaExceeded':
+      return {
+        status: 429,
+        code: 'export_quota_exceeded',
+        message: `The organization runs ${error.limit} exports already; wait until one is ready or failed.`,
+        retryable: true,
+        headers: { 'Retry-After': '5' },
+        details: { limit: error.limit },
+      };
+    case 'DownloadSignatureInvalid':
+      return { status: 403, code: 'invalid_download_signature', message: 'The download link is not valid: its signature does not match.' };
+    case 'DownloadExpired':
+      return { status: 410, code: 'download_expired', message: `The download link expired at ${error.expiredAt}; create a new export.`, details: { expired_at: error.expiredAt } };
     default:
       return assertNever(error);
   }

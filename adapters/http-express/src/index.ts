@@ -5,5 +5,6 @@ export { createHttpMetrics, type HttpMetrics } from './metrics.js';
 export { createPromMeter } from './prom-meter.js';
 export { type HttpLogger, silentLogger } from './middleware/request-context.js';
 export { buildOpenApi } from './openapi.js';
+export { RESPONSE_SCHEMAS, type ResponseSchemaName } from './openapi-responses.js';
 export { type Route, type RouteContext, route, isMutation } from './routes/route.js';
 export { createCallbackHandler, createInternalApp, type InternalAppOptions } from './internal-app.js';

@@ -1,5 +1,6 @@
 import { EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '@ephemail/core';
 import { z } from 'zod';
+import { responseComponents } from './openapi-responses.js';
 import type { Route } from './routes/route.js';
 import { isMutation } from './routes/route.js';
 
@@ -122,20 +123,24 @@ const operationOf = (route: Route): JsonObject => ({
   },
 });
 
-/** The OpenAPI 3.1 document of the routes, generated from the schemas that validate them. */
-export const buildOpenApi = (routes: readonly Route[], info: { title: string; version: string }): JsonObject => {
+/**
+ * The OpenAPI 3.1 document of the routes, generated from the schemas that validate them;
+ * `extraPaths` describes endpoints served outside the route table (the export download).
+ */
+export const buildOpenApi = (routes: readonly Route[], info: { title: string; version: string }, extraPaths: Readonly<Record<string, JsonObject>> = {}): JsonObject => {
   const paths: Record<string, JsonObject> = {};
   for (const route of routes) {
     const path = route.path.replace(/:([a-z_]+)/g, '{$1}');
     paths[path] = { ...paths[path], [route.method]: operationOf(route) };
   }
+  for (const [path, operations] of Object.entries(extraPaths)) paths[path] = { ...paths[path], ...operations };
   return {
     openapi: '3.1.0',
     info,
     paths,
     webhooks: webhooksOf(),
     components: {
-      schemas: { Error: ERROR_ENVELOPE, Event: EVENT, EventPage: EVENT_PAGE, EventData: EVENT_DATA, WebhookDelivery: DELIVERY },
+      schemas: { Error: ERROR_ENVELOPE, Event: EVENT, EventPage: EVENT_PAGE, EventData: EVENT_DATA, WebhookDelivery: DELIVERY, ...responseComponents() },
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'API key (aid_...) or access token.' },
         consumerSession: { type: 'http', scheme: 'bearer', description: 'Consumer session token (cst_...).' },

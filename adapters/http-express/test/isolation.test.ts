@@ -137,6 +137,20 @@ const CASES: Record<string, Case> = {
     if ((await api.call('GET', '/v1/identities', { tenant: a })).json.total !== before) throw new Error('deployed into A');
     if ((await api.call('GET', `/v1/identities/${res.json.identity.id}`, { tenant: a })).status !== 404) throw new Error("A sees B's deployment");
   },
+  // An export covers the credential's own project: B's export never holds A's data, and A's export is unknown to B.
+  'POST /v1/exports': async ({ api, a, b, victim }) => {
+    const own = await api.call('POST', '/v1/exports', { tenant: b, body: { type: 'identities', format: 'json' } });
+    if (own.status !== 201) throw new Error(`B could not export: ${own.text}`);
+    await api.service.exports.jobsTick('isolation', { max: 5 });
+    const ready = (await api.call('GET', `/v1/exports/${own.json.id}`, { tenant: b })).json;
+    const file = await fetch(`${api.base}${ready.download_url}`);
+    if (ready.status !== 'ready' || (await file.text()).includes(victim)) throw new Error(`B's export: ${JSON.stringify(ready)}`);
+    if ((await api.call('GET', `/v1/exports/${own.json.id}`, { tenant: a })).status !== 404) throw new Error("A sees B's export");
+  },
+  'GET /v1/exports/:export_id': async (ctx) => {
+    const mine = (await ctx.api.call('POST', '/v1/exports', { tenant: ctx.a, body: { type: 'events', format: 'csv' } })).json.id as string;
+    await notFoundLikeUnknown('export_id', 'victim', 'exp_doesnotexist000000000000', 'export_not_found')({ ...ctx, victim: mine });
+  },
   'POST /v1/reliability/password-reset': runOnVictim,
   'POST /v1/reliability/invite': runOnVictim,
   'GET /v1/reliability/:run_id': expectRunNotFoundLikeUnknown,
@@ -217,7 +231,7 @@ const CASES: Record<string, Case> = {
 test('isolation: every route refuses another tenant\u2019s headers and never reveals or changes its data', async (t) => {
   const api = await startApi();
   try {
-    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write', 'reliability:write', 'billing:read', 'billing:write', 'trials:write', 'marketplace:read', 'marketplace:deploy'];
+    const everything = ['identities:read', 'identities:write', 'secrets:read', 'webhooks:read', 'webhooks:write', 'domains:read', 'domains:write', 'reliability:write', 'billing:read', 'billing:write', 'trials:write', 'marketplace:read', 'marketplace:deploy', 'exports:read', 'exports:write'];
     const a = await api.tenant(everything);
     const b = await api.tenant(everything);
     const victim = (await api.call('POST', '/v1/identities', { tenant: a, body: { label: 'victim' } })).json.id as string;

@@ -55,7 +55,14 @@ export type DomainError =
   | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string; readonly newerThan?: NewerThan }
   | { readonly _tag: 'IdempotencyKeyReused' }
   | { readonly _tag: 'IdempotencyInProgress' }
-  | { readonly _tag: 'NotFound'; readonly resource: string; readonly id: string };
+  | { readonly _tag: 'NotFound'; readonly resource: string; readonly id: string }
+  | { readonly _tag: 'ExportNotFound'; readonly id: string }
+  | { readonly _tag: 'InvalidExportType'; readonly type: string; readonly allowed: readonly string[] }
+  | { readonly _tag: 'InvalidFormat'; readonly format: string; readonly allowed: readonly string[] }
+  | { readonly _tag: 'DateRangeTooLarge'; readonly days: number; readonly maxDays: number }
+  | { readonly _tag: 'ExportQuotaExceeded'; readonly limit: number }
+  | { readonly _tag: 'DownloadSignatureInvalid' }
+  | { readonly _tag: 'DownloadExpired'; readonly expiredAt: string };
 
 /** What a DNS check of one required record found (`found`: the values seen at its host). */
 export interface DnsCheck {
@@ -155,3 +162,10 @@ export const extractionNotFound = (identityId: string, newerThan?: NewerThan): D
 export const idempotencyKeyReused = (): DomainError => ({ _tag: 'IdempotencyKeyReused' });
 export const idempotencyInProgress = (): DomainError => ({ _tag: 'IdempotencyInProgress' });
 export const notFound = (resource: string, id: string): DomainError => ({ _tag: 'NotFound', resource, id });
+export const exportNotFound = (id: string): DomainError => ({ _tag: 'ExportNotFound', id });
+export const invalidExportType = (type: string, allowed: readonly string[]): DomainError => ({ _tag: 'InvalidExportType', type, allowed });
+export const invalidFormat = (format: string, allowed: readonly string[]): DomainError => ({ _tag: 'InvalidFormat', format, allowed });
+export const dateRangeTooLarge = (days: number, maxDays: number): DomainError => ({ _tag: 'DateRangeTooLarge', days, maxDays });
+export const exportQuotaExceeded = (limit: number): DomainError => ({ _tag: 'ExportQuotaExceeded', limit });
+export const downloadSignatureInvalid = (): DomainError => ({ _tag: 'DownloadSignatureInvalid' });
+export const downloadExpired = (expiredAt: string): DomainError => ({ _tag: 'DownloadExpired', expiredAt });

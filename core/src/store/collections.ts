@@ -38,6 +38,7 @@ export const C = {
   magicLinks: 'magic_links',
   consumerSessions: 'consumer_sessions',
   notifications: 'notifications',
+  exports: 'exports',
 } as const;
 
 /**
@@ -57,8 +58,9 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
     ],
   },
   { name: C.addresses, indexes: [] },
-  // An identity's events newest first; the relays' walk of the log by position.
-  { name: C.events, indexes: [['identity_id', 'seq'], ['position']] },
+  // An identity's events newest first; the relays' walk of the log by position; a project's
+  // events by time, for an events export's pages (exports/read-pages.ts).
+  { name: C.events, indexes: [['identity_id', 'seq'], ['position'], ['org_id', 'project_id', 'occurred_at']] },
   { name: C.organizations, indexes: [] },
   { name: C.projects, indexes: [['org_id']] },
   { name: C.apiKeys, indexes: [['org_id', 'created_at']] },
@@ -68,8 +70,9 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.leases, indexes: [] },
   { name: C.messages, indexes: [['identity_id', 'received_at']] },
   { name: C.messageChunks, indexes: [] },
-  // Read by id only (an identity names its latest extraction; a message names its own).
-  { name: C.extractions, indexes: [] },
+  // Read by id (an identity names its latest extraction; a message names its own), and a
+  // project's extractions by time for an extractions export's pages (exports/read-pages.ts).
+  { name: C.extractions, indexes: [['org_id', 'project_id', 'extracted_at']] },
   { name: C.mailboxCursors, indexes: [] },
   { name: C.relayCursors, indexes: [] },
   { name: C.webhooks, indexes: [['org_id', 'project_id', 'created_at']] },
@@ -93,6 +96,9 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.magicLinks, indexes: [['expires_at']] },
   { name: C.consumerSessions, indexes: [['expires_at']] },
   { name: C.notifications, indexes: [['org_id', 'created_at']] },
+  // Exports due to run (pending, or processing under a lease that ran out) or to have their
+  // files purged (exports/export-jobs.ts, exports/purge-exports.ts).
+  { name: C.exports, indexes: [['stage', 'due_at']] },
   // Trials due to expire or to be deleted after their grace.
   { name: C.trials, indexes: [['org_id'], ['open', 'due_at']] },
   {

@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../deps.js';
+import type { StoredDocument } from '../ports/document-store.js';
 import { iso } from '../domain/time.js';
 import { C } from './collections.js';
 import { keep, updateWithRetry, write } from './compare-and-set.js';
@@ -26,8 +27,13 @@ export interface Slots {
   release(deps: CoreDeps, orgId: string, thingId: string): Promise<void>;
 }
 
-/** The slots of things named `kind`, stored in `collection` (where an orphan's absence is seen). */
-export const slotsOf = (kind: string, collection: string): Slots => {
+/**
+ * The slots of things named `kind`, stored in `collection` (where an orphan's absence is seen).
+ * `holds` says whether a thing that exists still holds its place (an export holds one only while
+ * it runs); a slot of one that no longer does is given back like an orphan's. Default: any thing
+ * that exists holds its place.
+ */
+export const slotsOf = (kind: string, collection: string, holds: (thing: StoredDocument) => boolean = () => true): Slots => {
   const slotsId = (orgId: string): string => `${kind}:${orgId}`;
   const take = (deps: CoreDeps, id: string, thingId: string, limit: number) =>
     updateWithRetry<SlotsRecord, boolean>(deps.store, C.counters, id, (current) => {
@@ -40,12 +46,17 @@ export const slotsOf = (kind: string, collection: string): Slots => {
       const rest = current.slots.filter((slot) => !thingIds.has(slot.id));
       return rest.length === current.slots.length ? keep(undefined) : write({ id, slots: rest }, undefined);
     });
-  /** Slots whose thing was never written or whose removal did not finish. */
+  /** Slots whose thing was never written, whose removal did not finish, or that holds its place no longer. */
   const orphans = async (deps: CoreDeps, id: string): Promise<Set<string>> => {
     const record = (await deps.store.get(C.counters, id)) as SlotsRecord | undefined;
     const cutoff = deps.clock.now().getTime() - ORPHAN_AFTER_MS;
     const old = (record?.slots ?? []).filter((slot) => Date.parse(slot.at) <= cutoff);
-    const present = await Promise.all(old.map(async (slot) => (await deps.store.get(collection, slot.id)) !== undefined));
+    const present = await Promise.all(
+      old.map(async (slot) => {
+        const thing = await deps.store.get(collection, slot.id);
+        return thing !== undefined && holds(thing);
+      }),
+    );
     return new Set(old.filter((_, index) => !present[index]).map((slot) => slot.id));
   };
   return {

@@ -1,5 +1,6 @@
 import { isPlanName, PLAN_NAMES, SCOPES } from '@ephemail/core';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 
 const csv = z
@@ -132,6 +133,24 @@ const EnvShape = z.object({
     KAFKA_IDEMPOTENT: bool.default(true),
     MAX_MESSAGES_PER_IDENTITY: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+    // Bulk exports: where files go (every host must see the same folder), how download links are
+    // signed and which host they name, and the limits. Defaults: see exportDir and exports.ts.
+    EXPORT_DIR: z.string().min(1).optional(),
+    EXPORT_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    EXPORT_HOST: z.url({ protocol: /^https?$/ }).transform((url) => url.replace(/\/+$/, '')).optional(),
+    EXPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(3),
+    EXPORT_DOWNLOAD_TTL_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
+    EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    EXPORT_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+    // Export files in an S3-compatible bucket instead of EXPORT_DIR (what several hosts share).
+    // Credentials: these two, else the AWS SDK's default chain (AWS_* variables, roles).
+    EXPORT_S3_BUCKET: z.string().min(3).max(63).optional(),
+    EXPORT_S3_PREFIX: z.string().max(200).default('exports/'),
+    EXPORT_S3_REGION: z.string().min(1).default('us-east-1'),
+    EXPORT_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    EXPORT_S3_FORCE_PATH_STYLE: bool.default(false),
+    EXPORT_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    EXPORT_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
 });
 
 /**
@@ -173,6 +192,17 @@ const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => 
     : []),
 ];
 
+/**
+ * Where export files go by default: `exports/` beside a SQLite file; for `memory:` (nothing kept)
+ * a folder under the OS temp directory; for MongoDB `./data/exports`, which several machines must
+ * replace with a shared volume (or set EXPORT_DIR to one).
+ */
+const exportDir = (databaseUrl: string): string => {
+  if (databaseUrl.startsWith('sqlite:') && databaseUrl !== 'sqlite::memory:') return join(dirname(databaseUrl.slice('sqlite:'.length)), 'exports');
+  if (MONGODB_URL.test(databaseUrl)) return join('data', 'exports');
+  return join(tmpdir(), 'ephemail-exports');
+};
+
 /** One delivery thread when the store can be shared and a core is spare; none otherwise. */
 const defaultDeliveryThreads = (databaseUrl: string): number => (isSharedStoreUrl(databaseUrl) && availableParallelism() > 1 ? 1 : 0);
 
@@ -187,6 +217,7 @@ export const EnvSchema = EnvShape.transform((env) => ({
   ...threadCounts(env),
   // Room for eight messages of the largest size, and never under 256 MiB (see DeliveryThreadsOptions).
   DELIVERY_THREAD_HEAP_MB: env.DELIVERY_THREAD_HEAP_MB ?? Math.max(256, Math.ceil((8 * env.SMTP_MAX_MESSAGE_BYTES) / (1024 * 1024))),
+  EXPORT_DIR: env.EXPORT_DIR ?? exportDir(env.DATABASE_URL),
 }));
 
 /**

@@ -15,6 +15,7 @@ import { createHostPayments, type HostPayments } from './payments.js';
 import { createPdfInvoiceRenderer } from './invoice-pdf.js';
 import { freeGrantSecret } from './free-grants.js';
 import { loadDataKey } from './data-key.js';
+import { hostExportOptions } from './exports.js';
 import { createKafkaRuntime, type KafkaRuntime } from './kafka.js';
 import { createLogger } from './logger.js';
 import { meteredStore } from './metered-store.js';
@@ -127,6 +128,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider, renderer: createPdfInvoiceRenderer() },
         consumer: consumerOptions(config, d),
         free: { requestsPerMinute: config.FREE_REQUESTS_PER_MINUTE, ...(freeGrantSecret(config) === undefined ? {} : { grantSecret: freeGrantSecret(config)! }) },
+        exports: hostExportOptions(config, loadDataKey(config), () => d.resolve<HostPayments>(TOKENS.payments).publicUrl()),
         config: {
           allowHttpLoopback: config.EPHEMAIL_MODE === 'development',
           webhookRetry: { attempts: config.WEBHOOK_MAX_ATTEMPTS, baseMs: config.WEBHOOK_BASE_DELAY_MS, capMs: config.WEBHOOK_MAX_DELAY_MS },

@@ -15,6 +15,7 @@ import { startMail } from './mail.js';
 import { startMaintenance } from './scheduler.js';
 import { startWebhookWorker } from './webhook-worker.js';
 import { startReliabilityWorker } from './reliability-worker.js';
+import { startExportWorker } from './export-worker.js';
 import { startInternalListener } from './internal-listener.js';
 import type { HostPayments } from './payments.js';
 import { publicApp } from './public-app.js';
@@ -90,6 +91,11 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     { owner, intervalMs: config.RELIABILITY_INTERVAL_MS },
     logger.child({ component: 'reliability' }),
   );
+  const stopExports = startExportWorker(
+    ephemail,
+    { owner, intervalMs: config.EXPORT_INTERVAL_MS, concurrency: config.EXPORT_CONCURRENCY },
+    logger.child({ component: 'exports' }),
+  );
   const kafka = c.resolve<KafkaRuntime | undefined>(TOKENS.kafka);
   await kafka?.start(ephemail, owner);
   const mailConfig = deliversOnThreads(config, overrides) ? config : { ...config, DELIVERY_THREADS: 0 };
@@ -97,6 +103,7 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     await kafka?.close();
     await internal?.close();
     await stopReliability();
+    await stopExports();
     await stopWebhooks();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await ephemail.close().catch(() => undefined);
@@ -111,6 +118,8 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
       await mail.close();
       await internal?.close();
       await stopReliability();
+      // Running exports hand themselves back (pending) before the store closes.
+      await stopExports();
       await stopWebhooks();
       // A broker that never answers must not hold the shutdown past its grace period.
       await withinGrace(kafka?.close(), config.SHUTDOWN_GRACE_MS);

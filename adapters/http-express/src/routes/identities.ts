@@ -22,12 +22,12 @@ const tag = 'Identities';
 /** The identity routes of the spec, on the given service. */
 export const identityRoutes = (app: Ephemail): Route[] => [
   route<CreateIdentityBody>({
-    method: 'post', path: '/v1/identities', tag, scopes: WRITE, status: 201, body: CreateIdentityBody,
+    method: 'post', path: '/v1/identities', tag, scopes: WRITE, status: 201, body: CreateIdentityBody, response: 'Identity',
     summary: 'Create an identity (status provisioned).',
     handle: ({ principal, body }) => app.identities.create(principal, body),
   }),
   route<undefined, ListIdentitiesQuery>({
-    method: 'get', path: '/v1/identities', tag, scopes: READ, status: 200, query: ListIdentitiesQuery,
+    method: 'get', path: '/v1/identities', tag, scopes: READ, status: 200, query: ListIdentitiesQuery, response: 'IdentityPage',
     summary: 'List the identities of the project, newest first.',
     handle: ({ principal, query }) => app.identities.list(principal, query),
   }),
@@ -46,22 +46,22 @@ export const identityRoutes = (app: Ephemail): Route[] => [
       }))(await app.identities.bulkSquash(principal, body.identity_ids)),
   }),
   route({
-    method: 'get', path: ID, tag, scopes: READ, status: 200,
+    method: 'get', path: ID, tag, scopes: READ, status: 200, response: 'Identity',
     summary: 'Get an identity.',
     handle: ({ principal, params }) => app.identities.get(principal, params.identity_id!),
   }),
   route<ExtendIdentityBody>({
-    method: 'post', path: `${ID}/extend`, tag, scopes: WRITE, status: 200, body: ExtendIdentityBody,
+    method: 'post', path: `${ID}/extend`, tag, scopes: WRITE, status: 200, body: ExtendIdentityBody, response: 'Identity',
     summary: 'Extend the TTL of a live identity; its status becomes extended.',
     handle: ({ principal, params, body }) => app.identities.extend(principal, params.identity_id!, body.additional_hours),
   }),
   route({
-    method: 'post', path: `${ID}/squash`, tag, scopes: WRITE, status: 200, body: EmptyBody,
+    method: 'post', path: `${ID}/squash`, tag, scopes: WRITE, status: 200, body: EmptyBody, response: 'Identity',
     summary: 'Squash an identity (irreversible).',
     handle: ({ principal, params }) => app.identities.squash(principal, params.identity_id!),
   }),
   route<CreateChildBody>({
-    method: 'post', path: `${ID}/children`, tag, scopes: WRITE, status: 201, body: CreateChildBody,
+    method: 'post', path: `${ID}/children`, tag, scopes: WRITE, status: 201, body: CreateChildBody, response: 'Identity',
     summary: "Create a child identity (TTL defaults to the parent's, capped at its expiry).",
     handle: ({ principal, params, body }) => app.identities.createChild(principal, params.identity_id!, body),
   }),

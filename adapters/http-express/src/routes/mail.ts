@@ -10,7 +10,7 @@ const READ = ['identities:read'] as const;
 /** What mail brought: the latest extraction and event (with long-poll), and the messages. */
 export const mailRoutes = (app: Ephemail): Route[] => [
   route<undefined, LatestExtractionQuery>({
-    method: 'get', path: `${ID}/extractions/latest`, tag: 'Extractions', scopes: READ, status: 200, query: LatestExtractionQuery,
+    method: 'get', path: `${ID}/extractions/latest`, tag: 'Extractions', scopes: READ, status: 200, query: LatestExtractionQuery, response: 'Extraction',
     summary: 'The latest extraction, redacted; `wait` long-polls, `reveal=true` (secrets:read) shows raw values.',
     handle: async ({ principal, params, query }) => {
       if (query.reveal && !principal.scopes.includes('secrets:read')) return E.left(forbidden(['secrets:read']));
@@ -24,12 +24,12 @@ export const mailRoutes = (app: Ephemail): Route[] => [
     handle: ({ principal, params, query }) => app.events.latestWaiting(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after }),
   }),
   route<undefined, ListMessagesQuery>({
-    method: 'get', path: `${ID}/messages`, tag: 'Messages', scopes: READ, status: 200, query: ListMessagesQuery,
+    method: 'get', path: `${ID}/messages`, tag: 'Messages', scopes: READ, status: 200, query: ListMessagesQuery, response: 'MessagePage',
     summary: "The identity's messages, newest first; subjects hide extracted secrets unless `reveal=true` (secrets:read).",
     handle: ({ principal, params, query }) => app.messages.list(principal, params.identity_id!, query),
   }),
   route<undefined, MessageQuery>({
-    method: 'get', path: `${ID}/messages/:message_id`, tag: 'Messages', scopes: READ, status: 200, query: MessageQuery,
+    method: 'get', path: `${ID}/messages/:message_id`, tag: 'Messages', scopes: READ, status: 200, query: MessageQuery, response: 'Message',
     summary: 'One message: headers, text, html, attachment metadata, SPF/DKIM/DMARC results; extracted secrets hidden unless `reveal=true` (secrets:read).',
     handle: ({ principal, params, query }) => app.messages.get(principal, params.identity_id!, params.message_id!, { reveal: query.reveal }),
   }),

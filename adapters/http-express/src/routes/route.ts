@@ -1,6 +1,7 @@
 import type { DomainError, Ephemail, Principal, Scope } from '@ephemail/core';
 import type { Either } from 'fp-ts/lib/Either.js';
 import type { z } from 'zod';
+import type { ResponseSchemaName } from '../openapi-responses.js';
 
 /** What a handler is given: the caller and the request's validated parts. */
 export interface RouteContext<B, Q> {
@@ -46,7 +47,7 @@ export interface Route<B = unknown, Q = unknown> {
   /** Response headers that depend on the answer (the consumer session cookie). */
   readonly headersOf?: (body: unknown) => Readonly<Record<string, string>>;
   /** The component schema of a successful answer in the OpenAPI document, when it has one (`Event`). */
-  readonly response?: 'Event' | 'EventPage';
+  readonly response?: 'Event' | 'EventPage' | ResponseSchemaName;
   /** When set, a successful answer is sent as bytes of this type (the handler returns a Buffer). */
   readonly contentType?: string;
   readonly handle: (context: RouteContext<B, Q>) => Promise<Either<DomainError, unknown>>;
