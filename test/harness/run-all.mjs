@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The root `npm test`: type-check, lint, then every workspace's ava suite, and a closing line
+// The root `npm test`: type-check, lint, then every workspace's ava suite and Playwright specs, and a closing line
 // `N passed, N failed` with the real totals. Exits non-zero when anything failed.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureSystemPackages } from './system-packages.mjs';
@@ -11,11 +12,11 @@ const root = resolve(fileURLToPath(import.meta.url), '../../..');
 const only = (process.env.TEST_ONLY ?? '').split(',').filter(Boolean);
 
 /** Runs a command, streaming its output, and answers its exit code and captured stdout. */
-const run = (command, args, cwd, { capture = false } = {}) =>
+const run = (command, args, cwd, { capture = false, env = process.env } = {}) =>
   new Promise((resolveRun) => {
     // Project binaries straight from node_modules/.bin: no npm wrapper in between.
     const bin = join(root, 'node_modules/.bin', command);
-    const child = spawn(existsSync(bin) ? bin : command, args, { cwd, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env: process.env });
+    const child = spawn(existsSync(bin) ? bin : command, args, { cwd, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'], env });
     let out = '';
     child.stdout?.on('data', (chunk) => {
       out += chunk;
@@ -80,6 +81,30 @@ for (const dir of workspaces().filter(hasTests)) {
   console.log(`\n=== ${dir}: ava`);
   const { code, out } = await run('ava', ['--tap'], join(root, dir), { capture: true });
   record(relative(root, join(root, dir)), tally(out, code));
+}
+
+/**
+ * Totals of a Playwright run from its JSON report (`stats.expected`, `unexpected`, `flaky`,
+ * `skipped`), plus a failure when it ended badly without reporting one (a crashed global setup).
+ */
+const playwrightTally = (reportFile, code) => {
+  const stats = existsSync(reportFile) ? JSON.parse(readFileSync(reportFile, 'utf8')).stats ?? {} : {};
+  const passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
+  const failed = stats.unexpected ?? 0;
+  return { passed, failed: failed === 0 && code !== 0 ? 1 : failed, skipped: stats.skipped ?? 0 };
+};
+
+// Workspaces with a playwright.config.ts run their `*.spec.ts` files with Playwright (ava ignores them).
+for (const dir of workspaces().filter((d) => existsSync(join(root, d, 'playwright.config.ts')))) {
+  if (only.length > 0 && !only.includes(dir)) continue;
+  console.log(`\n=== ${dir}: playwright test`);
+  const reportDir = mkdtempSync(join(tmpdir(), 'ephemail-playwright-'));
+  const reportFile = join(reportDir, 'report.json');
+  // Workspace packages from their sources, as ava runs them: no build needed first.
+  const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile, NODE_OPTIONS: `--conditions=@ephemail/source ${process.env.NODE_OPTIONS ?? ''}`.trim() };
+  const { code } = await run('playwright', ['test', '--reporter=line,json'], join(root, dir), { env });
+  record(dir, playwrightTally(reportFile, code));
+  rmSync(reportDir, { recursive: true, force: true });
 }
 
 console.log('\nSummary');
