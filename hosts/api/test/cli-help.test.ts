@@ -21,6 +21,7 @@ const COMMANDS: readonly [string[], RegExp][] = [
   [['keys', 'list'], /^Usage: ephemail keys list \[options\]/],
   [['keys', 'revoke'], /^Usage: ephemail keys revoke \[options\] <key-id>/],
   [['grants', 'mint'], /^Usage: ephemail grants mint \[options\]/],
+  [['wait'], /^Usage: ephemail wait \[options\]/],
   [['extract'], /^usage: ephemail extract \[--reveal\] \[--explain\] <file-or-dir>\.\.\./],
 ];
 

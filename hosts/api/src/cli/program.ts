@@ -3,6 +3,8 @@ import { runExtractCommand } from './extract-command.js';
 import type { CliIo } from './io.js';
 import { keysCommand } from './keys-command.js';
 import { grantsCommand } from './grants-command.js';
+import { mcpCommand } from './mcp.js';
+import { waitCommand } from './wait-command.js';
 
 export type { CliIo } from './io.js';
 
@@ -22,6 +24,8 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
   };
   program.addCommand(keysCommand(io, setExit));
   program.addCommand(grantsCommand(io, setExit));
+  program.addCommand(mcpCommand(io, setExit));
+  program.addCommand(waitCommand(io, setExit));
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import test from 'ava';
+import * as E from 'fp-ts/lib/Either.js';
+import nodemailer from 'nodemailer';
+import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
+import { freePort, repoRoot, spawnNode } from './support.js';
+
+/** `ephemail wait` from source, against a real host: mail through its MX, the CLI over HTTP. */
+
+const CLI = join(repoRoot, 'hosts/api/src/cli.ts');
+const ORG = 'org_wait';
+const PROJECT = 'proj_wait';
+const CODE = '572049';
+const LINK = 'https://shop.example.com/login/magic?token=Hs7Kq2Lm9Xp4Rt6Vw8Yz';
+
+let host: RunningHost;
+test.before(async () => {
+  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'wait.test' }));
+});
+test.after.always(() => host?.close());
+
+const keyWith = async (scopes: string[]) => {
+  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [PROJECT], scopes });
+  if (E.isLeft(created)) throw new Error(created.left._tag);
+  return created.right.key;
+};
+
+const newIdentity = async (key: string) => {
+  const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT, 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+  const res = await fetch(`${host.url}/v1/identities`, { method: 'POST', headers, body: JSON.stringify({ label: 'cli wait' }) });
+  return (await res.json()) as { id: string; email: string };
+};
+
+const send = async (to: string, content: { subject: string; text?: string; html?: string }) => {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort!, secure: false, ignoreTLS: true });
+  try {
+    await transport.sendMail({ from: 'no-reply@shop.example.com', to, ...content });
+  } finally {
+    transport.close();
+  }
+};
+
+/** Resolves once the host holds at least one long-poll: the CLI is waiting. */
+const someoneWaits = async () => {
+  for (let i = 0; i < 400; i += 1) {
+    const metrics = await (await fetch(`${host.url}/metrics`)).text();
+    if (Number(/^ephemail_longpoll_waiters (\d+)/m.exec(metrics)?.[1] ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the CLI never started waiting');
+};
+
+const env = (key: string) => ({ EPHEMAIL_URL: host.url, EPHEMAIL_API_KEY: key, EPHEMAIL_ORG_ID: ORG, EPHEMAIL_PROJECT_ID: PROJECT });
+const SCOPES = ['identities:read', 'identities:write', 'secrets:read'];
+
+test('cli wait: prints the raw code alone on stdout once the mail arrives, and exits 0', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--timeout', '30'], env(key));
+  t.teardown(() => cli.child.kill('SIGKILL'));
+  await someoneWaits();
+  await send(identity.email, { subject: 'Your code', text: `Use ${CODE} to finish signing in.` });
+  t.is(await cli.exited, 0, cli.output().stderr);
+  t.is(cli.output().stdout, `${CODE}\n`);
+  t.false((cli.output().stdout + cli.output().stderr).includes(key), 'the key is never printed');
+});
+
+test('cli wait: --link prints the magic link, stepping past a code', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  await send(identity.email, { subject: 'Your code', text: `Use ${CODE} to finish signing in.` });
+  await send(identity.email, { subject: 'Sign in to Shop', html: `<p><a href="${LINK}">Sign in</a></p>` });
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--link', '--timeout', '30'], env(key));
+  t.teardown(() => cli.child.kill('SIGKILL'));
+  t.is(await cli.exited, 0, cli.output().stderr);
+  t.is(cli.output().stdout, `${LINK}\n`);
+});
+
+test('cli wait: flags override the environment', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  await send(identity.email, { subject: 'Your code', text: `Use ${CODE} to finish signing in.` });
+  const wrong = { EPHEMAIL_URL: `http://127.0.0.1:${await freePort()}`, EPHEMAIL_API_KEY: key, EPHEMAIL_ORG_ID: 'org_other', EPHEMAIL_PROJECT_ID: 'proj_other' };
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--url', host.url, '--org', ORG, '--project', PROJECT], wrong);
+  t.teardown(() => cli.child.kill('SIGKILL'));
+  t.is(await cli.exited, 0, cli.output().stderr);
+  t.is(cli.output().stdout, `${CODE}\n`);
+});
+
+test('cli wait: nothing arriving exits 1 after --timeout with a message on stderr only', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  const started = Date.now();
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--code', '--timeout', '2'], env(key));
+  t.teardown(() => cli.child.kill('SIGKILL'));
+  t.is(await cli.exited, 1);
+  t.true(Date.now() - started >= 2_000);
+  t.is(cli.output().stdout, '');
+  t.is(cli.output().stderr, `ephemail wait: no code arrived for ${identity.id} within 2 s\n`);
+});
+
+test('cli wait: a key without secrets:read exits 3 saying so, and prints no value', async (t) => {
+  const key = await keyWith(['identities:read', 'identities:write']);
+  const identity = await newIdentity(key);
+  await send(identity.email, { subject: 'Your code', text: `Use ${CODE} to finish signing in.` });
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id], env(key));
+  t.teardown(() => cli.child.kill('SIGKILL'));
+  t.is(await cli.exited, 3);
+  t.is(cli.output().stdout, '');
+  t.regex(cli.output().stderr, /^ephemail wait: the API key may not reveal secrets: it needs the secrets:read scope/);
+  t.false(cli.output().stderr.includes(key));
+});
+
+test('cli wait: an unknown identity exits 4 with the API code; bad usage exits 2 naming what is missing', async (t) => {
+  const key = await keyWith(SCOPES);
+  const unknown = spawnNode(CLI, ['wait', '--identity', 'ident_00000000AAAAAAAAAAAAAAAAAAAAAAAA'], env(key));
+  t.teardown(() => unknown.child.kill('SIGKILL'));
+  t.is(await unknown.exited, 4);
+  t.regex(unknown.output().stderr, /^ephemail wait: the API answered 404 identity_not_found: .*\(request req_[A-Za-z0-9_-]{24}\)\n$/);
+  const unset = spawnNode(CLI, ['wait', '--identity', 'ident_x'], { EPHEMAIL_URL: '', EPHEMAIL_API_KEY: '', EPHEMAIL_ORG_ID: '', EPHEMAIL_PROJECT_ID: '' });
+  t.is(await unset.exited, 2);
+  t.is(unset.output().stderr, 'ephemail wait: set EPHEMAIL_URL, EPHEMAIL_API_KEY, EPHEMAIL_ORG_ID, EPHEMAIL_PROJECT_ID (see `ephemail wait --help`)\n');
+  const both = spawnNode(CLI, ['wait', '--identity', 'ident_x', '--code', '--link'], env(key));
+  t.is(await both.exited, 2);
+  const none = spawnNode(CLI, ['wait'], env(key));
+  t.is(await none.exited, 2);
+  t.regex(none.output().stderr, /give --identity <id>/);
+});
