@@ -1,12 +1,11 @@
 import type { CoreDeps } from '../deps.js';
 import type { EventRecord } from '../domain/event.js';
 import { C } from '../store/collections.js';
+import { withoutVersion } from '../store/compare-and-set.js';
 import type { DeploymentRecord } from './deployment-record.js';
 
 /** The events that end a deployment: its identity's first extraction, or its end without one. */
 const ENDINGS = new Set(['extraction.completed', 'identity.expired', 'identity.squashed']);
-
-const withoutVersion = ({ version: _v, ...rest }: DeploymentRecord & { version?: number }): DeploymentRecord => rest;
 
 /** The deployment as ended by `event`, or `undefined` when it was ended before. */
 const endedBy = (d: DeploymentRecord, event: EventRecord): DeploymentRecord | undefined => {
@@ -28,7 +27,7 @@ const count = async (deps: CoreDeps, d: DeploymentRecord): Promise<void> => {
     await deps.store.increment(C.templates, d.template_id, 'outcomes_succeeded', 1);
     await deps.store.increment(C.templates, d.template_id, 'duration_total_seconds', d.duration_seconds ?? 0);
   } else await deps.store.increment(C.templates, d.template_id, 'outcomes_failed', 1);
-  await deps.store.update(C.deployments, d.id, (current) => (current.counted === true ? undefined : { ...withoutVersion(current as unknown as DeploymentRecord), counted: true }));
+  await deps.store.update(C.deployments, d.id, (current) => (current.counted === true ? undefined : { ...withoutVersion<DeploymentRecord>(current), counted: true }));
 };
 
 /**
@@ -46,9 +45,9 @@ export const recordOutcomes = async (deps: CoreDeps, events: readonly EventRecor
     const event = relevant.find((e) => e.identity_id === deployment.identity_id && endedBy(deployment, e) !== undefined);
     let current: DeploymentRecord = deployment;
     if (event !== undefined) {
-      const outcome = await deps.store.update(C.deployments, deployment.id, (stored) => endedBy(withoutVersion(stored as unknown as DeploymentRecord), event));
+      const outcome = await deps.store.update(C.deployments, deployment.id, (stored) => endedBy(withoutVersion<DeploymentRecord>(stored), event));
       if (outcome === undefined) continue;
-      current = withoutVersion(outcome.doc as unknown as DeploymentRecord);
+      current = withoutVersion<DeploymentRecord>(outcome.doc);
       if (outcome.written) ended += 1;
     }
     await count(deps, current);

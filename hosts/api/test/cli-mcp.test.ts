@@ -1,16 +1,11 @@
-import { PassThrough } from 'node:stream';
 import test from 'ava';
 import { runCli } from '../src/cli/program.js';
+import { captured } from './captured.js';
 
 const run = async (argv: string[]) => {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  const code = await runCli(argv, { stdout, stderr });
-  return { code, out, err };
+  const io = captured();
+  const code = await runCli(argv, io.streams);
+  return { code, out: io.out(), err: io.err() };
 };
 
 test('cli mcp: `ephemail mcp --help` prints its usage, its options and the variables it reads', async (t) => {
