@@ -48,7 +48,7 @@ test('api keys: a verified key is read once while no other connection writes; a 
   const before = reads.keys;
   for (let i = 0; i < 5; i += 1) right(await a.auth.authenticate(credential(first.key)));
   t.is(reads.keys - before, 1, 'five requests, one read');
-  t.is((await a.auth.authenticate(credential(`${first.key.slice(0, -1)}x`)))._tag, 'Left', 'a wrong secret is refused, kept record or not');
+  t.is((await a.auth.authenticate(credential(`${first.key.slice(0, -1)}${first.key.endsWith('x') ? 'y' : 'x'}`)))._tag, 'Left', 'a wrong secret is refused, kept record or not');
 
   // Revoked through the same handle by the other service: forgotten at once.
   right(await b.auth.revokeApiKey(first.record.id));
