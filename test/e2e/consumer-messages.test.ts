@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import test from 'ava';
 import { createTransport } from 'nodemailer';
 import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
+import { RESPONSE_SCHEMAS } from '@ephemail/http-express';
 import { createLogger } from '../../hosts/api/src/logger.ts';
 import { startSmtpSink, type SunkMail } from './smtp-sink.js';
 
@@ -98,6 +99,8 @@ test("consumer messages: a person reads their identity's mail with codes masked,
   t.regex(view.text, /Your login code is /);
   t.false(JSON.stringify(view).includes('520741'), 'subject, text, html and headers are masked by default');
 
+  t.notThrows(() => RESPONSE_SCHEMAS.MessagePage.parse(page), 'the list is as the OpenAPI document says');
+  t.notThrows(() => RESPONSE_SCHEMAS.Message.parse(view), 'the message is as the OpenAPI document says');
   const revealed = await json(await fetch(`${url}?reveal=true`, { headers: owner.bearer }));
   t.is(revealed.subject, 'Your code 520741');
   t.true(revealed.text.includes('520741'));
@@ -127,6 +130,8 @@ test('consumer session probe: 200 {signed_in: false} without a session, with an 
   t.deepEqual((await probe({ cookie: 'service_consumer_session=cst_nothing' })).body, { signed_in: false });
   const someone = await person(host, 'prober');
   t.deepEqual((await probe(someone.cookie)).body, { signed_in: true, email: someone.email, plan: 'trial' });
+  const signedIn = (await probe(someone.bearer)).body;
+  t.notThrows(() => RESPONSE_SCHEMAS.ConsumerSession.parse(signedIn));
   t.deepEqual((await probe(someone.bearer)).body, { signed_in: true, email: someone.email, plan: 'trial' });
   t.is((await post(host, '/v1/consumer/logout', {}, someone.bearer)).status, 204);
   t.deepEqual((await probe(someone.cookie)).body, { signed_in: false });
