@@ -188,6 +188,25 @@ const readTheMail = async (t: ExecutionContext, page: Page, row: Locator, addres
   await dialog.getByRole('button', { name: 'Close' }).click();
 };
 
+/** A sign-in link arrives after the code: Show offers to open it; the code's row says a newer one came. */
+const aNewerLink = async (t: ExecutionContext, page: Page, row: Locator, address: string) => {
+  const link = 'https://shop.example.com/login?token=Zt7kQm2Lp9Xw4Rv8';
+  const mailer = createTransport({ host: '127.0.0.1', port: host.smtpPort, secure: false, ignoreTLS: true });
+  await mailer.sendMail({ from: 'no-reply@shop.example.com', to: address, subject: 'Your sign-in link', text: `Sign in to Shop:\n\n${link}\n\nThe link works once.` });
+  mailer.close();
+  await page.locator('#inbox-list li.extraction', { hasText: 'Link https://shop.example.com/' }).waitFor({ timeout: 15_000 });
+  await row.getByRole('button', { name: `Hide the code or link for ${address}` }).click();
+  await row.getByRole('button', { name: `Show the code or link for ${address}` }).click();
+  await row.locator('.secret-code', { hasText: link }).waitFor();
+  const open = row.getByRole('link', { name: 'Open link' });
+  t.is(await open.getAttribute('href'), link);
+  t.is(await open.getAttribute('rel'), 'noopener noreferrer');
+  const codeRow = page.locator('#inbox-list li.extraction', { hasText: '8•••0' });
+  await codeRow.getByRole('button', { name: `Hide the code for ${address}` }).click();
+  await codeRow.getByRole('button', { name: `Show the code for ${address}` }).click();
+  await codeRow.getByText('A newer link arrived since; the latest is:').waitFor();
+};
+
 /** Upgrade goes to the provider's checkout (on this host); sign out returns to the landing view. */
 const upgradeThenSignOut = async (t: ExecutionContext, page: Page, context: BrowserContext) => {
   await page.getByRole('button', { name: 'Upgrade' }).click();
@@ -201,7 +220,7 @@ const upgradeThenSignOut = async (t: ExecutionContext, page: Page, context: Brow
 };
 
 for (const device of viewports) {
-  test(`web app (${device.name}): a free inbox shows its code live, masked and saying so; a person signs up by the mailed link, makes an identity, sees its code arrive over the stream, shows and copies the raw code from the keyboard and reads the mail`, async (t) => {
+  test(`web app (${device.name}): a free inbox shows its code live, masked and saying so; a person signs up by the mailed link, makes an identity, sees its code arrive over the stream, shows and copies the raw code from the keyboard, reads the mail, and is told when a newer secret came`, async (t) => {
     const context = await browser.newContext({ viewport: device.viewport, isMobile: device.isMobile, hasTouch: device.isMobile, deviceScaleFactor: 1, extraHTTPHeaders: { 'x-forwarded-for': device.ip } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: host.url });
     const page = await context.newPage();
@@ -218,6 +237,7 @@ for (const device of viewports) {
       const { row, address } = await identityReceivesCode(t, page);
       await showAndCopyCode(t, page, row, address, device);
       await readTheMail(t, page, row, address, device);
+      await aNewerLink(t, page, row, address);
       await upgradeThenSignOut(t, page, context);
       t.deepEqual(seen.elsewhere.filter((url) => !seen.stopped.includes(url)), [], 'nothing is asked of any other origin (the mail’s tracker was stopped by the policy)');
       t.deepEqual(seen.refused, [], 'nothing of the page was refused by the Content-Security-Policy');
