@@ -96,4 +96,6 @@ export type { FreeSettings } from './free/free-identities.js';
 export { FREE_GRANT_AUDIENCE } from './free/free-identities.js';
 export { GRANT_TTL_MS } from './free/grants.js';
 export type { ConsumerOptions } from './consumer/facade.js';
+export { ConsumerMessagesQuery, ConsumerMessageQuery } from './consumer/message-schemas.js';
+export type { SessionState } from './consumer/session-state.js';
 export { SESSION_COOKIE, SESSION_TTL_MS, MAGIC_LINK_TTL_MS, CONSUMER_IDENTITY_LIMITS } from './consumer/consumer-record.js';

@@ -93,6 +93,13 @@ const Message = z.strictObject({
   sha256: z.string(),
 });
 
+/** The consumer session probe: never a 401, so a page can ask it first without an error. */
+const ConsumerSession = z.strictObject({
+  signed_in: z.boolean(),
+  email: z.string().optional().describe("The consumer's address; only when signed in."),
+  plan: z.enum(['trial', 'human_paid']).optional().describe('Only when signed in.'),
+});
+
 /** The response schemas by their component name. */
 export const RESPONSE_SCHEMAS = {
   Identity,
@@ -102,6 +109,7 @@ export const RESPONSE_SCHEMAS = {
   MessagePage: pageOf(MessageSummary),
   Message,
   Export: ExportResponse,
+  ConsumerSession,
 } as const;
 
 /** A component name a route may give as its `response`. */

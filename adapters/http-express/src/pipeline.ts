@@ -83,13 +83,16 @@ const success = (route: Route, body: unknown): Answer => ({
   ...(route.headersOf === undefined ? {} : { headers: route.headersOf(body) }),
 });
 
-/** The consumer session a request presents: `Authorization: Bearer cst_…`, else the cookie. */
-export const sessionOf = (req: Request): { token: string | undefined; fromCookie: boolean } => {
-  const bearer = /^Bearer (cst_\S+)$/.exec(req.get('Authorization') ?? '')?.[1];
+/** The consumer session a request presents, from its headers: `Authorization: Bearer cst_…`, else the cookie. */
+export const sessionFromHeaders = (header: (name: string) => string | undefined): { token: string | undefined; fromCookie: boolean } => {
+  const bearer = /^Bearer (cst_\S+)$/.exec(header('Authorization') ?? '')?.[1];
   if (bearer !== undefined) return { token: bearer, fromCookie: false };
-  const cookie = (req.get('Cookie') ?? '').split(';').map((part) => part.trim()).find((part) => part.startsWith(`${SESSION_COOKIE}=`));
+  const cookie = (header('Cookie') ?? '').split(';').map((part) => part.trim()).find((part) => part.startsWith(`${SESSION_COOKIE}=`));
   return { token: cookie?.slice(SESSION_COOKIE.length + 1), fromCookie: cookie !== undefined };
 };
+
+/** The consumer session a request presents. */
+export const sessionOf = (req: Request): { token: string | undefined; fromCookie: boolean } => sessionFromHeaders((name) => req.get(name));
 
 /**
  * The chain of a consumer route: session (bearer or cookie) → CSRF check → validation →

@@ -84,6 +84,12 @@ const CASES: Record<string, Case> = {
   'GET /v1/consumer/notifications': agentRefusedByConsumerRoute,
   'GET /v1/consumer/identities/:identity_id/secret': async (ctx) => agentRefusedByConsumerRoute({ ...ctx, path: ctx.path.replace(':identity_id', ctx.victim) }),
   'POST /v1/consumer/notifications/:notification_id/read': agentRefusedByConsumerRoute,
+  'GET /v1/consumer/identities/:identity_id/messages': async (ctx) => agentRefusedByConsumerRoute({ ...ctx, path: ctx.path.replace(':identity_id', ctx.victim) }),
+  'GET /v1/consumer/identities/:identity_id/messages/:message_id': async (ctx) => agentRefusedByConsumerRoute({ ...ctx, path: ctx.path.replace(':identity_id', ctx.victim) }),
+  'GET /v1/consumer/session': async ({ api, b, path }) => {
+    const res = await api.call('GET', path, { tenant: b });
+    if (res.status !== 200 || res.json.signed_in !== false) throw new Error(`an agent key counted as a consumer session: ${res.text}`);
+  },
   'POST /v1/free/identity': async ({ api, a }) => {
     const before = (await api.call('GET', '/v1/identities', { tenant: a })).json.total;
     await api.service.free.create({ clientIp: '198.51.100.200' });

@@ -8,6 +8,8 @@ import { relayTick, type RelayOptions } from '../store/event-relay.js';
 import { authenticateSession, logIn, revokeSession, signUp, verifyMagicLink } from './accounts.js';
 import type { ConsumerDeps } from './consumer-deps.js';
 import { createConsumerIdentity, listConsumerIdentities, startConsumerUpgrade } from './consumer-identities.js';
+import { listConsumerMessages, readConsumerMessage } from './consumer-messages.js';
+import { sessionState } from './session-state.js';
 
 export interface ConsumerOptions {
   readonly mailer?: MailSender;
@@ -28,8 +30,12 @@ export const consumerFacade = (deps: BillingDeps, options: ConsumerOptions) => {
     verify: run(verifyMagicLink(cdeps)),
     authenticate: (token: string | undefined) => authenticateSession(cdeps, token),
     logOut: (sessionId: string) => revokeSession(cdeps, sessionId),
+    /** Whether a token signs someone in, as a value (the page's first question). */
+    session: (token: string | undefined) => sessionState(cdeps, token),
     identities: { list: run(listConsumerIdentities(cdeps)), create: run(createConsumerIdentity(cdeps)) },
     upgrade: run(startConsumerUpgrade(cdeps)),
+    /** The mail of the consumer's own identities, masked unless `reveal` is asked for. */
+    messages: { list: run(listConsumerMessages(cdeps)), get: run(readConsumerMessage(cdeps)) },
     notifications: { list: run(listNotifications(cdeps)), markRead: run(markNotificationRead(cdeps)) },
     /** Reads new events (relay `consumer-notifications`) and notifies consumers of their codes and links. */
     notifyTick: (owner: string, options?: RelayOptions) => relayTick(cdeps, 'consumer-notifications', owner, (events) => notifyConsumers(cdeps, events), options),

@@ -14,6 +14,7 @@ import { applyTransition } from '../store/outbox.js';
 import type { Page } from '../use-cases/identities.js';
 import type { ConsumerDeps } from './consumer-deps.js';
 import type { ConsumerRecord } from './consumer-record.js';
+import { notificationBody } from './notification-body.js';
 
 export interface NotificationRecord {
   readonly id: string;
@@ -75,7 +76,7 @@ export const notifyConsumers = async (deps: ConsumerDeps, events: readonly Event
       source_event_id: event.id,
       type: extraction.type === 'otp' ? 'code_received' : 'link_received',
       title: extraction.type === 'otp' ? `A code arrived for ${String(identity.email)}` : `A link arrived for ${String(identity.email)}`,
-      body: `${redacted} (sent to ${consumer.email})`,
+      body: notificationBody(redacted, deps.consumer.mailer === undefined ? undefined : consumer.email),
       read: false,
       created_at: iso(deps.clock.now()),
     };

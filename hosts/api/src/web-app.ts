@@ -17,6 +17,13 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <body><h1>The web app is not built</h1><p>Run <code>npm run build</code> (or <code>npm start</code>, which builds first), then reload.</p>
 <p>The API under <code>/v1</code> works without it.</p></body></html>`;
 
+/**
+ * The page's icon, a small SVG kept here so it needs no build. Browsers ask for /favicon.ico by
+ * themselves; an SVG answers there too (they read the type, not the name).
+ */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0b57d0"/>\
+<path d="M7 10h18v12H7z M7 11l9 7 9-7" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/></svg>`;
+
 export interface WebAppOptions {
   /** Where the built bundle is. Default: hosts/api/dist/web. */
   readonly dir?: string;
@@ -31,6 +38,9 @@ export interface WebAppOptions {
 export const webApp = (options: WebAppOptions = {}) => {
   const dir = options.dir ?? BUILT;
   const router = express.Router();
+  router.get(['/favicon.ico', '/favicon.svg'], (_req, res) => {
+    res.status(200).type('image/svg+xml').set({ ...SECURITY, 'Cache-Control': 'public, max-age=86400' }).send(FAVICON);
+  });
   router.get(['/', '/index.html'], (_req, res, next) => {
     if (existsSync(join(dir, 'index.html'))) return next();
     res.status(503).type('html').set({ 'Cache-Control': 'no-store', 'Retry-After': '60', ...SECURITY }).send(NOT_BUILT);

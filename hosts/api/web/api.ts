@@ -60,7 +60,10 @@ export interface Page<T> {
 
 export interface Notification {
   readonly id: string;
+  /** The event that caused it (`extraction.completed`); older hosts put the kind of secret here. */
   readonly type: string;
+  /** The kind of secret (`otp`, `magic_link`), on hosts that send it. */
+  readonly secret_type?: string;
   readonly title: string;
   readonly body: string;
   readonly read: boolean;
@@ -78,3 +81,50 @@ export interface FreeIdentity {
 export type FreeExtraction =
   | { readonly status: 'pending'; readonly retryAfterSeconds: number }
   | { readonly status: 'ready'; readonly type: string; readonly redacted_value: string; readonly confidence: number };
+
+/** GET /v1/consumer/session: always 200, so a signed-out visitor costs no failed request. */
+export interface SessionState {
+  readonly signed_in: boolean;
+  readonly email?: string;
+  readonly plan?: string;
+}
+
+/** The latest extraction of an identity, raw (GET /v1/consumer/identities/{id}/secret). */
+export interface RevealedSecret {
+  readonly id: string;
+  readonly message_id: string;
+  readonly type: 'otp' | 'magic_link';
+  readonly value: string;
+  readonly redacted_value: string;
+  readonly extracted_at: string;
+}
+
+export interface MailAddress {
+  readonly address: string;
+  readonly name: string;
+}
+
+export interface MessageSummary {
+  readonly id: string;
+  readonly identity_id: string;
+  readonly from: MailAddress;
+  readonly to: readonly MailAddress[];
+  readonly subject: string;
+  readonly received_at: string;
+}
+
+export interface MessageView extends MessageSummary {
+  readonly text: string;
+  readonly html: string;
+  readonly truncated: boolean;
+}
+
+export type SecretKind = 'otp' | 'magic_link';
+
+/** The kind of secret a notification is about: `secret_type`, else what older hosts put in `type`. */
+export const secretKindOf = (n: Pick<Notification, 'type' | 'secret_type'>): SecretKind | undefined => {
+  const kind = n.secret_type ?? n.type;
+  if (kind === 'otp' || kind === 'code_received') return 'otp';
+  if (kind === 'magic_link' || kind === 'link_received') return 'magic_link';
+  return undefined;
+};

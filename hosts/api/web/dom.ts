@@ -24,20 +24,23 @@ export const say = (region: HTMLElement, text: string): void => {
   region.textContent = text;
 };
 
-/** Copies text, falling back to selecting it when the clipboard is not available. */
-export const copy = async (text: string, status: HTMLElement): Promise<void> => {
+/**
+ * Copies text, falling back to asking the person to select it when the clipboard is not
+ * available. `what` names it in the confirmation (a secret is not read out again).
+ */
+export const copy = async (text: string, status: HTMLElement, what = text): Promise<void> => {
   try {
     await navigator.clipboard.writeText(text);
-    say(status, `Copied ${text}`);
+    say(status, `Copied ${what}`);
   } catch {
     say(status, `Select and copy: ${text}`);
   }
 };
 
-/** A copy button for an address, reporting to `status`. */
-export const copyButton = (text: string, status: HTMLElement): HTMLButtonElement => {
-  const button = el('button', { type: 'button', class: 'secondary', 'aria-label': `Copy ${text}` }, 'Copy');
-  button.addEventListener('click', () => void copy(text, status));
+/** A copy button, reporting to `status`; `what` names the thing copied (default: the text). */
+export const copyButton = (text: string, status: HTMLElement, what = text): HTMLButtonElement => {
+  const button = el('button', { type: 'button', class: 'secondary', 'aria-label': `Copy ${what}` }, 'Copy');
+  button.addEventListener('click', () => void copy(text, status, what));
   return button;
 };
 

@@ -37,7 +37,7 @@ const follow = async (identity: FreeIdentity): Promise<void> => {
       byId('free-code').textContent = found.redacted_value;
       byId('free-code-type').textContent = found.type === 'otp' ? 'One-time code' : 'Sign-in link';
       result.hidden = false;
-      say(status, `${found.type === 'otp' ? 'Code' : 'Link'} received: ${found.redacted_value}`);
+      say(status, `${found.type === 'otp' ? 'Code' : 'Link'} received, masked: ${found.redacted_value}`);
       return;
     }
     if (answer.status === 202 && answer.body.status === 'pending') {

@@ -2,6 +2,8 @@
 // form that makes a new one.
 import { call, type ConsumerIdentity, type Page } from './api.js';
 import { byId, copyButton, el, say, timeLeft } from './dom.js';
+import { openMailbox } from './mail-reader.js';
+import { secretControl } from './secret.js';
 
 let shown: readonly ConsumerIdentity[] = [];
 
@@ -10,6 +12,8 @@ export const addressOf = (id: string): string | undefined => shown.find((i) => i
 
 const row = (identity: ConsumerIdentity): HTMLLIElement => {
   const status = byId('identities-status');
+  const mail = el('button', { type: 'button', class: 'secondary', 'aria-label': `Read the mail for ${identity.email}` }, 'Mail');
+  mail.addEventListener('click', () => void openMailbox(identity.id, identity.email));
   return el(
     'li',
     { class: 'identity', 'data-identity-id': identity.id },
@@ -18,6 +22,7 @@ const row = (identity: ConsumerIdentity): HTMLLIElement => {
     copyButton(identity.email, status),
     el('span', { class: 'expiry', 'data-expires-at': identity.expires_at }, timeLeft(identity.expires_at)),
     el('span', { class: 'latest', 'aria-label': `Latest code for ${identity.email}` }),
+    el('span', { class: 'row-actions' }, secretControl(identity.id, { address: identity.email }), mail),
   );
 };
 

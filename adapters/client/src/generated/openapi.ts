@@ -3055,6 +3055,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/consumer/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the request signs someone in: 200 {signed_in: false} when not (never 401), else {signed_in: true, email, plan}. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsumerSession"];
+                    };
+                };
+                /** @description Error. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/consumer/logout": {
         parameters: {
             query?: never;
@@ -3206,6 +3251,107 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Error. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/consumer/identities/{identity_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The messages of one of the consumer's own identities, newest first; subjects mask codes and links unless reveal=true. */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: string;
+                    offset?: string;
+                    reveal?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    identity_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MessagePage"];
+                    };
+                };
+                /** @description Error. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/consumer/identities/{identity_id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One message of one of the consumer's own identities: sender, subject, text and HTML; codes and links masked unless reveal=true. */
+        get: {
+            parameters: {
+                query?: {
+                    reveal?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    identity_id: string;
+                    message_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Success. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Message"];
+                    };
                 };
                 /** @description Error. */
                 default: {
@@ -4091,6 +4237,16 @@ export interface components {
             completed_at?: string;
             /** @description When failed: why, without internals. */
             error?: string;
+        };
+        ConsumerSession: {
+            signed_in: boolean;
+            /** @description The consumer's address; only when signed in. */
+            email?: string;
+            /**
+             * @description Only when signed in.
+             * @enum {string}
+             */
+            plan?: "trial" | "human_paid";
         };
     };
     responses: never;

@@ -1,6 +1,7 @@
 import type { Ephemail } from '@ephemail/core';
-import { ConsumerEmailBody, ConsumerIdentityBody, ConsumerPageQuery, ConsumerVerifyBody, EmptyBody, SESSION_COOKIE, SESSION_TTL_MS, toRevealedExtraction } from '@ephemail/core';
+import { ConsumerEmailBody, ConsumerIdentityBody, ConsumerMessageQuery, ConsumerMessagesQuery, ConsumerPageQuery, ConsumerVerifyBody, EmptyBody, SESSION_COOKIE, SESSION_TTL_MS, toRevealedExtraction } from '@ephemail/core';
 import * as E from 'fp-ts/lib/Either.js';
+import { sessionFromHeaders } from '../pipeline.js';
 import type { Route } from './route.js';
 import { route } from './route.js';
 
@@ -29,6 +30,11 @@ export const consumerRoutes = (app: Ephemail): Route[] => [
     handle: ({ body }) => app.consumer.verify(body.token),
   }),
   route({
+    method: 'get', path: '/v1/consumer/session', tag, scopes: [], status: 200, auth: 'anonymous', response: 'ConsumerSession',
+    summary: 'Whether the request signs someone in: 200 {signed_in: false} when not (never 401), else {signed_in: true, email, plan}.',
+    handle: async ({ header }) => E.right(await app.consumer.session(sessionFromHeaders(header).token)),
+  }),
+  route({
     method: 'post', path: '/v1/consumer/logout', tag, scopes: [], status: 204, body: EmptyBody, auth: 'consumer',
     headersOf: () => ({ 'Set-Cookie': sessionCookie('', 0) }),
     summary: 'End the session at once (the cookie is cleared too).',
@@ -51,6 +57,16 @@ export const consumerRoutes = (app: Ephemail): Route[] => [
     method: 'get', path: '/v1/consumer/identities/:identity_id/secret', tag, scopes: [], status: 200, auth: 'consumer',
     summary: "The raw code or link of the latest extraction of one of the consumer's own identities (never cached).",
     handle: async ({ principal, params }) => E.map(toRevealedExtraction)(await app.extractions.latest(principal, params.identity_id!, { waitSeconds: 0 })),
+  }),
+  route<undefined, ConsumerMessagesQuery>({
+    method: 'get', path: '/v1/consumer/identities/:identity_id/messages', tag, scopes: [], status: 200, query: ConsumerMessagesQuery, auth: 'consumer', response: 'MessagePage',
+    summary: "The messages of one of the consumer's own identities, newest first; subjects mask codes and links unless reveal=true.",
+    handle: ({ principal, params, query }) => app.consumer.messages.list(principal, params.identity_id!, query),
+  }),
+  route<undefined, ConsumerMessageQuery>({
+    method: 'get', path: '/v1/consumer/identities/:identity_id/messages/:message_id', tag, scopes: [], status: 200, query: ConsumerMessageQuery, auth: 'consumer', response: 'Message',
+    summary: "One message of one of the consumer's own identities: sender, subject, text and HTML; codes and links masked unless reveal=true.",
+    handle: ({ principal, params, query }) => app.consumer.messages.get(principal, params.identity_id!, params.message_id!, { reveal: query.reveal }),
   }),
   route<undefined, ConsumerPageQuery>({
     method: 'get', path: '/v1/consumer/notifications', tag, scopes: [], status: 200, query: ConsumerPageQuery, auth: 'consumer',
