@@ -32,6 +32,7 @@ export type DomainError =
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
   | { readonly _tag: 'FreeIdentityExpired'; readonly id: string }
   | { readonly _tag: 'NoActiveSubscription' }
+  | { readonly _tag: 'BillingNotConfigured' }
   | { readonly _tag: 'InvalidPlan'; readonly plan: string; readonly allowed: readonly string[] }
   | { readonly _tag: 'ProviderFailed'; readonly operation: 'checkout' | 'portal'; readonly message: string; readonly retryable: boolean }
   | { readonly _tag: 'TokenInvalid' }
@@ -119,6 +120,7 @@ export interface NewerThan {
 }
 
 export const noActiveSubscription = (): DomainError => ({ _tag: 'NoActiveSubscription' });
+export const billingNotConfigured = (): DomainError => ({ _tag: 'BillingNotConfigured' });
 export const invalidPlan = (plan: string, allowed: readonly string[]): DomainError => ({ _tag: 'InvalidPlan', plan, allowed });
 export const providerFailed = (operation: 'checkout' | 'portal', message: string, retryable: boolean): DomainError => ({ _tag: 'ProviderFailed', operation, message, retryable });
 export const tokenInvalid = (): DomainError => ({ _tag: 'TokenInvalid' });
