@@ -71,6 +71,12 @@ const consumerOptions = (config: HostConfig, d: DependencyContainer) => {
   };
 };
 
+/** With `PAYMENTS=off` no provider is passed: the core then answers that billing is not configured. */
+const billingOptions = (payments: HostPayments) => ({
+  ...(payments.provider === undefined ? {} : { provider: payments.provider }),
+  renderer: createPdfInvoiceRenderer(),
+});
+
 /**
  * Whether received mail is delivered on delivery threads: some are configured, mail is received
  * (the MX or a poller runs), and the store is the one `DATABASE_URL` names (the threads open it
@@ -125,7 +131,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         dataKey: dataKeyOrWarn(config, d.resolve<Logger>(TOKENS.logger)),
         urlGuard: createUrlGuard(),
         domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
-        billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider, renderer: createPdfInvoiceRenderer() },
+        billing: billingOptions(d.resolve<HostPayments>(TOKENS.payments)),
         consumer: consumerOptions(config, d),
         free: { requestsPerMinute: config.FREE_REQUESTS_PER_MINUTE, ...(freeGrantSecret(config) === undefined ? {} : { grantSecret: freeGrantSecret(config)! }) },
         exports: hostExportOptions(config, loadDataKey(config), () => d.resolve<HostPayments>(TOKENS.payments).publicUrl()),
