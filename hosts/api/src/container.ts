@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { DocumentStore, Ephemail, MailSender, MessageParser, Tally } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
-import { createHttpApp, createPromMeter } from '@ephemail/http-express';
+import { createHttpApp, createPromMeter, type MetricsAccess } from '@ephemail/http-express';
 import { createGuardedClient, createUrlGuard } from '@ephemail/http-outbound';
 import { createDnsRecords, createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
 import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/mail-parse';
@@ -69,6 +69,16 @@ const consumerOptions = (config: HostConfig, d: DependencyContainer) => {
     linkBase: () => d.resolve<HostPayments>(TOKENS.payments).publicUrl(),
     ...(logLinks ? { onMagicLink: (email: string, link: string) => logger.warn({ email, signInLink: link }, 'DEVELOPMENT SIGN-IN LINK (no SMTP_OUTBOUND_URL; open it to sign in)') } : {}),
   };
+};
+
+/**
+ * Who reads /metrics: with METRICS_TOKEN, a scraper presenting it as a bearer token, in any mode;
+ * without, anyone in development (the host listens on loopback by default) and no one in
+ * production, where it answers 404 (host.ts logs why at start).
+ */
+export const metricsAccess = (config: HostConfig): MetricsAccess => {
+  if (config.METRICS_TOKEN !== undefined) return { bearerToken: config.METRICS_TOKEN };
+  return config.EPHEMAIL_MODE === 'production' ? 'off' : 'open';
 };
 
 /** With `PAYMENTS=off` no provider is passed: the core then answers that billing is not configured. */
@@ -152,6 +162,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         logger: d.resolve<Logger>(TOKENS.logger),
         registry: d.resolve<Registry>(TOKENS.registry),
         trustProxy: config.TRUST_PROXY,
+        metricsAccess: metricsAccess(config),
         readinessChecks: kafka === undefined ? [] : [() => kafka.ready()],
       });
     }),
