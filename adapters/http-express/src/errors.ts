@@ -138,7 +138,14 @@ export const toHttpError = (error: DomainError): HttpError => {
         message: `The domain ${error.domain} is not verified yet: publish its DNS records and call POST /v1/domains/{id}/verify.`,
       };
     case 'DomainAlreadyRegistered':
-      return { status: 409, code: 'domain_already_registered', message: `The domain ${error.domain} is registered already.` };
+      return error.under === undefined
+        ? { status: 409, code: 'domain_already_registered', message: `The domain ${error.domain} is registered already.` }
+        : {
+            status: 409,
+            code: 'domain_already_registered',
+            message: `The domain ${error.domain} lies under ${error.under}, which another organization has verified.`,
+            details: { under: error.under },
+          };
     case 'DomainQuotaExceeded':
       return {
         status: 403,

@@ -46,7 +46,8 @@ export type DomainError =
   | { readonly _tag: 'TrialCanceled'; readonly id: string }
   | { readonly _tag: 'SecretNotAvailable'; readonly runId: string; readonly reason: string }
   | { readonly _tag: 'DomainNotVerified'; readonly domain: string }
-  | { readonly _tag: 'DomainAlreadyRegistered'; readonly domain: string }
+  /** `under`: the name is free, but lies under `under`, which another organization has verified. */
+  | { readonly _tag: 'DomainAlreadyRegistered'; readonly domain: string; readonly under?: string }
   | { readonly _tag: 'DomainQuotaExceeded'; readonly limit: number }
   | { readonly _tag: 'DnsVerificationFailed'; readonly domain: string; readonly records: readonly DnsCheck[] }
   | { readonly _tag: 'DependencyTimeout'; readonly dependency: string; readonly message: string }
@@ -150,7 +151,8 @@ export const templateDeprecated = (id: string, since: string, reason: string, re
 export const invalidParameters = (issues: readonly Issue[]): DomainError => ({ _tag: 'InvalidParameters', issues });
 export const secretNotAvailable = (runId: string, reason: string): DomainError => ({ _tag: 'SecretNotAvailable', runId, reason });
 export const domainNotVerified = (domain: string): DomainError => ({ _tag: 'DomainNotVerified', domain });
-export const domainAlreadyRegistered = (domain: string): DomainError => ({ _tag: 'DomainAlreadyRegistered', domain });
+export const domainAlreadyRegistered = (domain: string, under?: string): DomainError =>
+  under === undefined ? { _tag: 'DomainAlreadyRegistered', domain } : { _tag: 'DomainAlreadyRegistered', domain, under };
 export const domainQuotaExceeded = (limit: number): DomainError => ({ _tag: 'DomainQuotaExceeded', limit });
 export const dnsVerificationFailed = (domain: string, records: readonly DnsCheck[]): DomainError => ({ _tag: 'DnsVerificationFailed', domain, records });
 export const dependencyTimeout = (dependency: string, message: string): DomainError => ({ _tag: 'DependencyTimeout', dependency, message });
