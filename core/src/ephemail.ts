@@ -44,6 +44,7 @@ import type { FreeSettings } from './free/free-identities.js';
 import type { BillingOptions } from './billing/facade.js';
 import { billingDeps, billingFacade } from './billing/facade.js';
 import { createApiCallCounter } from './billing/api-calls.js';
+import { migrateCopiedPlans } from './billing/migrate-copied-plans.js';
 import { domainDeps, domainsFacade } from './domains/facade.js';
 import type { WebhookOptions } from './webhooks/facade.js';
 import { webhookDeps, webhooksFacade } from './webhooks/facade.js';
@@ -117,8 +118,11 @@ export const createEphemail = (options: EphemailOptions) => {
   });
   return {
     deps,
-    /** Prepares the store's collections and indexes; call once at start-up. */
-    init: () => deps.store.init(COLLECTIONS),
+    /** Prepares the store's collections and indexes, and cleans data of older versions; call once at start-up. */
+    init: async () => {
+      await deps.store.init(COLLECTIONS);
+      await migrateCopiedPlans(deps);
+    },
     ready: () => deps.store.ping(),
     close: async () => {
       waiters.close();

@@ -87,6 +87,8 @@ export type { ExportPurgeReport } from './exports/purge-exports.js';
 export { createMemoryExportStorage } from './memory/memory-export-storage.js';
 export * from './billing/ports.js';
 export type { BillingOptions } from './billing/facade.js';
+export type { Entitlement, TrialTerms } from './billing/limits-in-force.js';
+export { activeTrialPlan, entitledPlan, limitsInForce, planInForce } from './billing/limits-in-force.js';
 export type { SubscriptionView } from './billing/billing.js';
 export type { Trial, TrialStatus } from './billing/trial-record.js';
 export { TRIAL_PLANS, TRIAL_DAYS, TRIAL_GRACE_DAYS } from './billing/trial-record.js';

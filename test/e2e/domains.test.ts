@@ -149,3 +149,38 @@ test.serial('domains: one registration per name across tenants, race-proof; rese
   const reader = await keyFor(host, ['domains:read'], starter.orgId);
   t.is((await call(reader, 'POST', '/v1/domains', { domain: 'x.example' })).status, 403);
 });
+
+test.serial('domains: a name under a domain another organization verified is refused 409, at registration and at verification; a parent of one is not', async (t) => {
+  const zone = `z${randomUUID().slice(0, 8)}.example.org`;
+  let dns: Dnsmasq = await startDnsmasq({ localDomains: [zone] });
+  const port = Number(dns.server.split(':')[1]);
+  const host = await startWith(dns.server);
+  t.teardown(async () => {
+    await host.close();
+    await dns.stop();
+  });
+  const call = callOf(host);
+  const [owner, other, third] = await Promise.all([keyFor(host, ALL), keyFor(host, ALL), keyFor(host, ALL)]);
+  const registered = await call(owner, 'POST', '/v1/domains', { domain: zone });
+  t.is(registered.status, 201);
+  const late = await call(other, 'POST', '/v1/domains', { domain: `late.${zone}` });
+  t.is(late.status, 201, 'a pending parent blocks nothing (no squatting a zone by registering it)');
+
+  await dns.stop();
+  dns = await startDnsmasq({ localDomains: [zone], mx: [[zone, MX_HOST, 10]], txt: [[`_service-verify.${zone}`, registered.json.dns_records[1].value]] }, port);
+  t.is((await call(owner, 'POST', `/v1/domains/${registered.json.id}/verify`)).status, 200);
+
+  for (const name of [`mail.${zone}`, `a.b.${zone.toUpperCase()}.`]) {
+    const refused = await call(other, 'POST', '/v1/domains', { domain: name });
+    t.is(refused.status, 409, name);
+    t.is(refused.json.error.code, 'domain_already_registered');
+    t.is(refused.json.error.details.under, zone);
+  }
+  const lateVerify = await call(other, 'POST', `/v1/domains/${late.json.id}/verify`);
+  t.is(lateVerify.status, 409, 'registered before the parent was verified, it cannot be verified after');
+  t.like(lateVerify.json.error, { code: 'domain_already_registered', details: { under: zone } });
+  t.is((await call(owner, 'POST', '/v1/domains', { domain: `mail.${zone}` })).status, 201, 'the zone owner registers its own subdomains');
+  t.is((await call(third, 'POST', '/v1/domains', { domain: zone.split('.').slice(1).join('.') })).status, 201, 'a parent of a verified domain is not refused');
+  t.is((await call(owner, 'DELETE', `/v1/domains/${registered.json.id}`)).status, 204);
+  t.is((await call(other, 'POST', '/v1/domains', { domain: `mail2.${zone}` })).status, 201, 'once the zone is removed, names under it are free');
+});

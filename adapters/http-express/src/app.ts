@@ -10,6 +10,7 @@ import { NO_STORE, sendError, sendJson, setHeaders } from './envelope.js';
 import { dependencyUnavailable } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
 import { createHttpMetrics } from './metrics.js';
+import { metricsHandler, type MetricsAccess } from './metrics-access.js';
 import type { HttpLogger } from './middleware/request-context.js';
 import { requestContext, silentLogger } from './middleware/request-context.js';
 import { buildOpenApi } from './openapi.js';
@@ -33,6 +34,8 @@ export interface HttpAppOptions {
   readonly logger?: HttpLogger;
   /** Registry for `/metrics`; the host passes its own to share it with other adapters. */
   readonly registry?: Registry;
+  /** Who may read `/metrics` (metrics-access.ts). Default `open`. */
+  readonly metricsAccess?: MetricsAccess;
   /** Express `trust proxy` setting (hops or addresses); default: trust no proxy. */
   readonly trustProxy?: boolean | number | string;
   /** Extra readiness checks (a broker, say) beside the store's. */
@@ -81,13 +84,7 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
         }
       },
     },
-    {
-      path: '/metrics',
-      handler: async (_req, res) => {
-        res.setHeader('Content-Type', metrics.registry.contentType);
-        res.end(await metrics.registry.metrics());
-      },
-    },
+    { path: '/metrics', handler: metricsHandler(metrics.registry, options.metricsAccess ?? 'open') },
     { path: '/v1/openapi.json', handler: (_req, res) => sendJson(res, 200, openapi) },
     // A stream, not an answer: outside the route table, with the consumer session checked inside.
     { path: '/v1/consumer/inbox', handler: consumerInbox(service) },

@@ -57,6 +57,13 @@ export const toHttpError = (error: DomainError): HttpError => {
       return { status: 404, code: 'domain_not_found', message: `The domain ${error.domain} is not available to this project.` };
     case 'NoActiveSubscription':
       return { status: 404, code: 'no_active_subscription', message: 'The organization has no active subscription.' };
+    case 'BillingNotConfigured':
+      return {
+        status: 501,
+        code: 'billing_not_configured',
+        message: 'Billing is not configured on this service (PAYMENTS=off): plans are assigned by its operator.',
+        retryable: false,
+      };
     case 'InvalidPlan':
       return { status: 400, code: 'invalid_plan', message: `"${error.plan}" is not a plan here: one of ${error.allowed.join(', ')}.`, details: { allowed: error.allowed } };
     case 'ProviderFailed':
@@ -131,7 +138,14 @@ export const toHttpError = (error: DomainError): HttpError => {
         message: `The domain ${error.domain} is not verified yet: publish its DNS records and call POST /v1/domains/{id}/verify.`,
       };
     case 'DomainAlreadyRegistered':
-      return { status: 409, code: 'domain_already_registered', message: `The domain ${error.domain} is registered already.` };
+      return error.under === undefined
+        ? { status: 409, code: 'domain_already_registered', message: `The domain ${error.domain} is registered already.` }
+        : {
+            status: 409,
+            code: 'domain_already_registered',
+            message: `The domain ${error.domain} lies under ${error.under}, which another organization has verified.`,
+            details: { under: error.under },
+          };
     case 'DomainQuotaExceeded':
       return {
         status: 403,

@@ -2,6 +2,7 @@ export { apiRoutes, createHttpApp, type HttpAppOptions } from './app.js';
 export { NO_STORE, errorAnswer, sendError, type Answer } from './envelope.js';
 export { toHttpError, dependencyUnavailable, type HttpError } from './errors.js';
 export { createHttpMetrics, type HttpMetrics } from './metrics.js';
+export type { MetricsAccess } from './metrics-access.js';
 export { createPromMeter } from './prom-meter.js';
 export { type HttpLogger, silentLogger } from './middleware/request-context.js';
 export { buildOpenApi } from './openapi.js';

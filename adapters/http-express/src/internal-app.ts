@@ -61,10 +61,13 @@ export const createInternalApp = (app: Ephemail, options: InternalAppOptions) =>
 /**
  * A payment provider's callback endpoint (`POST /v1/billing/callbacks/<provider>`): the raw body
  * is what the provider signed, so it is read as bytes, never re-serialised. 200 when handled (or
- * seen before, or of a type the service does not use); 400 when it does not verify.
+ * seen before, or of a type the service does not use); 400 when it does not verify; 409
+ * `callback_in_progress` (retryable) while another delivery of the same callback is applying it.
  */
 export const createCallbackHandler = (app: Ephemail) => {
   const router = express.Router();
+  // Without a payment provider there is no one to take callbacks from.
+  if (!app.billing.configured) return router;
   router.post(`/v1/billing/callbacks/${app.billing.providerName}`, express.raw({ type: () => true, limit: '1mb' }), async (req, res, next) => {
     try {
       res.locals.requestId ??= `req_${sharedRandomPool.bytes(18).toString('base64url')}`;
@@ -73,6 +76,9 @@ export const createCallbackHandler = (app: Ephemail) => {
       if (result.outcome === 'invalid') return sendError(req, res, { status: 400, code: 'invalid_signature', message: `The callback does not verify: ${result.reason}.` });
       if (result.outcome === 'deferred') {
         return sendError(req, res, { status: 503, code: 'dependency_unavailable', message: 'The subscription is not known yet; send the callback again.', retryable: true, headers: { 'Retry-After': '10' } });
+      }
+      if (result.outcome === 'in_progress') {
+        return sendError(req, res, { status: 409, code: 'callback_in_progress', message: 'This callback is being applied by another delivery; send it again later.', retryable: true, headers: { 'Retry-After': '60' } });
       }
       sendJson(res, 200, { received: true, outcome: result.outcome });
     } catch (error) {

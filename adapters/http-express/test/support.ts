@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { PlanName } from '@ephemail/core';
+import type { PaymentProvider, PlanName } from '@ephemail/core';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '@ephemail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { createHttpApp } from '../src/index.js';
@@ -11,10 +11,19 @@ export interface Tenant {
   readonly projectId: string;
 }
 
+/** A payment provider that opens pages nobody visits and verifies no callback: billing is configured. */
+const stubProvider: PaymentProvider = {
+  name: 'stub',
+  createCustomer: async ({ orgId }) => ({ customerReference: `cus_${orgId}` }),
+  createCheckoutSession: async ({ plan, reference }) => ({ url: `https://pay.example/checkout/${plan}/${reference}` }),
+  createPortalSession: async ({ subscriptionReference }) => ({ url: `https://pay.example/portal/${subscriptionReference}` }),
+  verifyCallback: () => ({ kind: 'invalid', reason: 'the stub verifies nothing' }),
+};
+
 /** The API on a memory store, listening on a free loopback port. */
 export const startApi = async () => {
   const clock = new FakeClock('2026-03-01T12:00:00.000Z');
-  const service = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock });
+  const service = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock, billing: { provider: stubProvider } });
   await service.init();
   await service.marketplace.sync();
   const http = createHttpApp(service);

@@ -1,5 +1,5 @@
 import type { CoreDeps } from '../deps.js';
-import type { PlanLimits, PlanName } from '../domain/plans.js';
+import type { PlanName } from '../domain/plans.js';
 import { iso } from '../domain/time.js';
 import { C } from '../store/collections.js';
 
@@ -50,36 +50,5 @@ export const ensureProject = async (
   return stored.org_id === input.orgId ? stored : 'other_org';
 };
 
-/** How long a process keeps an organization's plan after reading it. */
-export const PLAN_CACHE_MS = 1_000;
-
-const plansRead = new WeakMap<CoreDeps, Map<string, { readonly plan: PlanName; readonly until: number }>>();
-
-/**
- * The plan limits of an organization (the starter plan when it has no record). The plan is kept
- * for up to a second per process: every create asked for it, a store read each time, and a plan
- * changes far more rarely than that. The limits themselves are still enforced atomically by the
- * store (the quota counter's bounded increment); only which limit applies may lag a change by a
- * second. An organization with no record is not kept, so one made a moment later counts at once.
- */
-export const planLimitsOf = async (deps: CoreDeps, orgId: string): Promise<PlanLimits> => {
-  let known = plansRead.get(deps);
-  if (known === undefined) plansRead.set(deps, (known = new Map()));
-  const now = performance.now();
-  const kept = known.get(orgId);
-  if (kept !== undefined && kept.until > now) return deps.config.plans[kept.plan];
-  const org = (await deps.store.get(C.organizations, orgId)) as OrganizationRecord | undefined;
-  if (org === undefined) {
-    known.delete(orgId);
-    return deps.config.plans.starter;
-  }
-  // Bounded by the organizations this process serves; expired entries are replaced as they are read.
-  if (known.size >= 10_000) known.clear();
-  known.set(orgId, { plan: org.plan, until: now + PLAN_CACHE_MS });
-  return deps.config.plans[org.plan];
-};
-
-/** Drops this process's copy of an organization's plan: the process that changed it applies it at once. */
-export const forgetPlan = (deps: CoreDeps, orgId: string): void => {
-  plansRead.get(deps)?.delete(orgId);
-};
+// The limits in force are billing's rule (billing/limits-in-force.ts); kept here by name for callers.
+export { forgetPlan, PLAN_CACHE_MS, planLimitsOf } from '../billing/plan-in-force.js';

@@ -1,4 +1,4 @@
-import { forgetPlan } from '../auth/tenancy.js';
+import { forgetPlan } from './plan-in-force.js';
 import type { CoreDeps } from '../deps.js';
 import type { PlanName } from '../domain/plans.js';
 import { iso } from '../domain/time.js';
@@ -36,8 +36,14 @@ export const ensureAccount = async (deps: BillingDeps, orgId: string): Promise<B
   return (await loadAccount(deps, orgId))!;
 };
 
-/** Sets the organization's plan, which every limit reads (at once here; other processes within a second). */
-export const setOrganizationPlan = async (deps: CoreDeps, orgId: string, plan: PlanName): Promise<void> => {
-  await updateWithRetry<{ id: string; plan: PlanName }, undefined>(deps.store, C.organizations, orgId, (current) => write({ ...current, plan }, undefined));
+/**
+ * The operator assigns the organization's plan (the CLI's `orgs set-plan`): what it is entitled
+ * to without a paid subscription. Only the operator writes it; payments and trials never do
+ * (limits-in-force.ts). Applies at once here, in other processes within a second. `false` when
+ * the organization does not exist.
+ */
+export const assignOrganizationPlan = async (deps: CoreDeps, orgId: string, plan: PlanName): Promise<boolean> => {
+  const outcome = await updateWithRetry<{ id: string; plan: PlanName }, undefined>(deps.store, C.organizations, orgId, (current) => write({ ...current, plan }, undefined));
   forgetPlan(deps, orgId);
+  return outcome !== undefined;
 };

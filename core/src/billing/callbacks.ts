@@ -3,8 +3,10 @@ import { hashSecret } from '../auth/secrets.js';
 import type { CoreDeps } from '../deps.js';
 import { iso, isoPlus } from '../domain/time.js';
 import { C } from '../store/collections.js';
-import { updateWithRetry, write } from '../store/compare-and-set.js';
-import { ensureAccount, setOrganizationPlan, type StoredAccount } from './account.js';
+import { keep, updateWithRetry, write } from '../store/compare-and-set.js';
+import { ensureAccount, type StoredAccount } from './account.js';
+import { claimProviderEvent } from './callback-claims.js';
+import { forgetPlan } from './plan-in-force.js';
 import type { BillingDeps } from './billing-deps.js';
 import type { BillingAccount, InvoiceRecord } from './billing-record.js';
 import type { ProviderEvent, ProviderInvoice } from './ports.js';
@@ -18,7 +20,7 @@ export const INVOICE_DOWNLOAD_TTL_MS = 24 * 3_600_000;
  * send a renewal before the checkout that made the subscription); it is not marked handled, and
  * the endpoint answers 503 so the provider sends it again.
  */
-export type CallbackOutcome = 'handled' | 'duplicate' | 'ignored' | 'invalid' | 'deferred';
+export type CallbackOutcome = 'handled' | 'duplicate' | 'ignored' | 'invalid' | 'deferred' | 'in_progress';
 
 const invoiceId = (reference: string): string => `inv_${createHash('sha256').update(reference).digest('base64url').slice(0, 24)}`;
 
@@ -52,11 +54,19 @@ const accountBySubscription = async (deps: CoreDeps, subscriptionReference: stri
 
 type Subscription = NonNullable<BillingAccount['subscription']>;
 
+/**
+ * Changes the organization's subscription record; the limits in force follow from it (never a
+ * copied plan). A canceled subscription stays canceled: a late renewal or failure of the same
+ * subscription (the provider delivers out of order) does not bring it back.
+ */
 const changeSubscription = async (deps: CoreDeps, orgId: string, change: (current: Subscription | null) => Partial<Subscription> & Pick<Subscription, 'subscription_reference'>) => {
   await updateWithRetry<BillingAccount, undefined>(deps.store, C.billingAccounts, orgId, (current) => {
     const next = { ...current.subscription, ...change(current.subscription) } as Subscription;
+    const ended = current.subscription?.status === 'canceled' && current.subscription.subscription_reference === next.subscription_reference;
+    if (ended) return keep(undefined);
     return write({ ...current, subscription: next, subscription_reference: next.subscription_reference, updated_at: iso(deps.clock.now()) }, undefined);
   });
+  forgetPlan(deps, orgId);
 };
 
 /** A consumer's upgrade checkout completed: the account is `human_paid` (10 active identities). */
@@ -76,7 +86,6 @@ const apply = async (deps: BillingDeps, event: ProviderEvent): Promise<'handled'
         current_period_end: event.periodEnd,
         canceled_at: null,
       }));
-      await setOrganizationPlan(deps, event.orgId, event.plan);
       if (event.reference.startsWith('trial_')) await convertTrial(deps, event.reference);
       if (event.reference.startsWith('cons_')) await upgradeConsumer(deps, event.reference);
       if (event.invoice !== undefined) await recordInvoice(deps, event.orgId, event.invoice);
@@ -99,24 +108,35 @@ const apply = async (deps: BillingDeps, event: ProviderEvent): Promise<'handled'
       const account = await accountBySubscription(deps, event.subscriptionReference);
       if (account === undefined) return 'deferred';
       await changeSubscription(deps, account.id, () => ({ subscription_reference: event.subscriptionReference, status: 'canceled', canceled_at: event.canceledAt }));
-      await setOrganizationPlan(deps, account.id, 'starter');
       return 'handled';
     }
   }
 };
 
 /**
- * A provider's callback, as received: verified by the provider's own rule, then handled once per
- * provider event id (callbacks come at least once). A callback whose handling failed is not
- * marked handled, so the provider's retry applies it.
+ * A provider's callback, as received: verified by the provider's own rule, then applied once per
+ * provider event id (callbacks come at least once, sometimes twice at the same moment). The
+ * event's record is claimed before anything is applied (callback-claims.ts), so the check for a
+ * duplicate and the claim are one insert-if-absent. A callback whose handling failed or was
+ * deferred gives its claim back, so the provider's retry applies it.
  */
 export const handleProviderCallback = async (deps: BillingDeps, rawBody: Buffer, headers: Readonly<Record<string, string | readonly string[] | undefined>>): Promise<{ outcome: CallbackOutcome; reason?: string }> => {
   const verdict = deps.billing.provider.verifyCallback(rawBody, headers);
   if (verdict.kind === 'invalid') return { outcome: 'invalid', reason: verdict.reason };
   if (verdict.kind === 'ignored') return { outcome: 'ignored' };
-  const id = `${deps.billing.provider.name}:${verdict.event.eventId}`;
-  if ((await deps.store.get(C.providerEvents, id)) !== undefined) return { outcome: 'duplicate' };
-  if ((await apply(deps, verdict.event)) === 'deferred') return { outcome: 'deferred' };
-  await deps.store.insert(C.providerEvents, { id, type: verdict.event.type, handled_at: iso(deps.clock.now()) });
+  const claim = await claimProviderEvent(deps, `${deps.billing.provider.name}:${verdict.event.eventId}`, verdict.event.type);
+  if (claim.kind !== 'claimed') return { outcome: claim.kind };
+  let applied: 'handled' | 'deferred';
+  try {
+    applied = await apply(deps, verdict.event);
+  } catch (error) {
+    await claim.release().catch(() => undefined);
+    throw error;
+  }
+  if (applied === 'deferred') {
+    await claim.release();
+    return { outcome: 'deferred' };
+  }
+  await claim.done();
   return { outcome: 'handled' };
 };

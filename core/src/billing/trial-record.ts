@@ -12,8 +12,6 @@ export interface TrialRecord {
   readonly org_id: string;
   readonly plan: PlanName;
   readonly status: TrialStatus;
-  /** The organization's plan before the trial, given back when the trial ends unconverted. */
-  readonly base_plan: PlanName;
   readonly started_at: string;
   readonly expires_at: string;
   readonly grace_until: string;

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
 import type { DomainError } from '../domain/errors.js';
-import { alreadyUpgraded, identityLimitReached, providerFailed } from '../domain/errors.js';
+import { alreadyUpgraded, billingNotConfigured, identityLimitReached, providerFailed } from '../domain/errors.js';
 import type { Identity } from '../domain/identity.js';
 import { ensureAccount } from '../billing/account.js';
 import type { BillingDeps } from '../billing/billing-deps.js';
@@ -45,6 +45,7 @@ export const startConsumerUpgrade =
   (consumer: ConsumerRecord): TE.TaskEither<DomainError, { checkout_url: string }> =>
   async () => {
     if (consumer.plan === 'human_paid') return E.left(alreadyUpgraded());
+    if (!deps.billing.configured) return E.left(billingNotConfigured());
     try {
       const account = await ensureAccount(deps, consumer.org_id);
       const { url } = await deps.billing.provider.createCheckoutSession({ customerReference: account.customer_reference, orgId: consumer.org_id, plan: 'starter', reference: consumer.id });

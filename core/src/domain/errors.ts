@@ -32,6 +32,7 @@ export type DomainError =
   | { readonly _tag: 'RateLimited'; readonly retryAfterSeconds: number }
   | { readonly _tag: 'FreeIdentityExpired'; readonly id: string }
   | { readonly _tag: 'NoActiveSubscription' }
+  | { readonly _tag: 'BillingNotConfigured' }
   | { readonly _tag: 'InvalidPlan'; readonly plan: string; readonly allowed: readonly string[] }
   | { readonly _tag: 'ProviderFailed'; readonly operation: 'checkout' | 'portal'; readonly message: string; readonly retryable: boolean }
   | { readonly _tag: 'TokenInvalid' }
@@ -45,7 +46,8 @@ export type DomainError =
   | { readonly _tag: 'TrialCanceled'; readonly id: string }
   | { readonly _tag: 'SecretNotAvailable'; readonly runId: string; readonly reason: string }
   | { readonly _tag: 'DomainNotVerified'; readonly domain: string }
-  | { readonly _tag: 'DomainAlreadyRegistered'; readonly domain: string }
+  /** `under`: the name is free, but lies under `under`, which another organization has verified. */
+  | { readonly _tag: 'DomainAlreadyRegistered'; readonly domain: string; readonly under?: string }
   | { readonly _tag: 'DomainQuotaExceeded'; readonly limit: number }
   | { readonly _tag: 'DnsVerificationFailed'; readonly domain: string; readonly records: readonly DnsCheck[] }
   | { readonly _tag: 'DependencyTimeout'; readonly dependency: string; readonly message: string }
@@ -119,6 +121,7 @@ export interface NewerThan {
 }
 
 export const noActiveSubscription = (): DomainError => ({ _tag: 'NoActiveSubscription' });
+export const billingNotConfigured = (): DomainError => ({ _tag: 'BillingNotConfigured' });
 export const invalidPlan = (plan: string, allowed: readonly string[]): DomainError => ({ _tag: 'InvalidPlan', plan, allowed });
 export const providerFailed = (operation: 'checkout' | 'portal', message: string, retryable: boolean): DomainError => ({ _tag: 'ProviderFailed', operation, message, retryable });
 export const tokenInvalid = (): DomainError => ({ _tag: 'TokenInvalid' });
@@ -148,7 +151,8 @@ export const templateDeprecated = (id: string, since: string, reason: string, re
 export const invalidParameters = (issues: readonly Issue[]): DomainError => ({ _tag: 'InvalidParameters', issues });
 export const secretNotAvailable = (runId: string, reason: string): DomainError => ({ _tag: 'SecretNotAvailable', runId, reason });
 export const domainNotVerified = (domain: string): DomainError => ({ _tag: 'DomainNotVerified', domain });
-export const domainAlreadyRegistered = (domain: string): DomainError => ({ _tag: 'DomainAlreadyRegistered', domain });
+export const domainAlreadyRegistered = (domain: string, under?: string): DomainError =>
+  under === undefined ? { _tag: 'DomainAlreadyRegistered', domain } : { _tag: 'DomainAlreadyRegistered', domain, under };
 export const domainQuotaExceeded = (limit: number): DomainError => ({ _tag: 'DomainQuotaExceeded', limit });
 export const dnsVerificationFailed = (domain: string, records: readonly DnsCheck[]): DomainError => ({ _tag: 'DnsVerificationFailed', domain, records });
 export const dependencyTimeout = (dependency: string, message: string): DomainError => ({ _tag: 'DependencyTimeout', dependency, message });

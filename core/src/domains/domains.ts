@@ -16,6 +16,7 @@ import type { DomainDeps } from './domain-deps.js';
 import type { DomainNameRecord, DomainRecord, DomainSummary, DomainView } from './domain-record.js';
 import { domainSummaryOf, domainViewOf } from './domain-record.js';
 import { isWithin, normalizeHostname } from './hostname.js';
+import { parentVerifiedByAnother } from './parent-claims.js';
 
 /** The custom-domain quota of an organization (the plan's `domains`). */
 export const domainSlots = slotsOf('domains', C.domains);
@@ -96,12 +97,22 @@ const insertRegistration = async (deps: DomainDeps, principal: Principal, domain
   return E.left(domainAlreadyRegistered(domain));
 };
 
-/** Registers a custom domain: `pending_verification`, with the two DNS records to publish. */
+/** Refuses a name under a domain another organization has verified (parent-claims.ts). */
+const freeOfOthersZones = (deps: CoreDeps, principal: Principal) => (domain: string) => async (): Promise<E.Either<DomainError, string>> => {
+  const parent = await parentVerifiedByAnother(deps, principal.orgId, domain);
+  return parent === undefined ? E.right(domain) : E.left(domainAlreadyRegistered(domain, parent));
+};
+
+/**
+ * Registers a custom domain: `pending_verification`, with the two DNS records to publish. A name
+ * under a domain another organization has verified is refused like a registered one.
+ */
 export const registerDomain =
   (deps: DomainDeps) =>
   (principal: Principal, input: { readonly domain: string }): TE.TaskEither<DomainError, DomainView> =>
     pipe(
       TE.fromEither(registrable(deps, input.domain)),
+      TE.flatMap(freeOfOthersZones(deps, principal)),
       TE.flatMap((domain) => () => insertRegistration(deps, principal, domain)),
     );
 

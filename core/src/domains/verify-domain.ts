@@ -3,7 +3,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
 import type { DnsCheck, DomainError } from '../domain/errors.js';
-import { dependencyTimeout, dependencyUnavailable, dnsVerificationFailed, domainNotFound } from '../domain/errors.js';
+import { dependencyTimeout, dependencyUnavailable, dnsVerificationFailed, domainAlreadyRegistered, domainNotFound } from '../domain/errors.js';
 import { iso } from '../domain/time.js';
 import { C } from '../store/collections.js';
 import { updateWithRetry, write } from '../store/compare-and-set.js';
@@ -11,6 +11,7 @@ import type { DomainDeps } from './domain-deps.js';
 import type { DomainRecord, DomainView } from './domain-record.js';
 import { mxValue, domainViewOf, txtHost, txtValue } from './domain-record.js';
 import { loadDomain } from './domains.js';
+import { parentVerifiedByAnother } from './parent-claims.js';
 import type { DnsAnswer, MxRecord } from './ports.js';
 
 const bareName = (name: string): string => name.trim().toLowerCase().replace(/\.$/, '');
@@ -76,6 +77,9 @@ export const verifyDomain =
     pipe(
       () => loadDomain(deps, principal, id),
       TE.flatMap((record) => async () => {
+        // Another organization verified a domain above this one since it was registered.
+        const parent = await parentVerifiedByAnother(deps, principal.orgId, record.domain);
+        if (parent !== undefined) return E.left(domainAlreadyRegistered(record.domain, parent));
         const [mx, txt] = await Promise.all([deps.domains.dns.mx(record.domain), deps.domains.dns.txt(txtHost(record.domain))]);
         const trouble = unanswered([mx, txt]);
         if (trouble !== undefined) return E.left(trouble);

@@ -107,7 +107,13 @@ const EnvShape = z.object({
     MARKETPLACE_DIR: z.string().min(1).optional(),
     FREE_GRANT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     FREE_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
-    PAYMENTS: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    // How organizations pay: stripe, the built-in sandbox (takes no money), or off (no billing;
+    // plans are assigned with the CLI). Default sandbox in development; required in production.
+    PAYMENTS: z.enum(['stripe', 'sandbox', 'off']).optional(),
+    // The sandbox in production mode (a staging deployment): an explicit opt-in, never a default.
+    PAYMENTS_SANDBOX_IN_PRODUCTION: bool.default(false),
+    // In production /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (without it, 404).
+    METRICS_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
     STRIPE_SECRET_KEY: z.string().min(1).optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     STRIPE_PRICE_STARTER: z.string().min(1).optional(),
@@ -165,6 +171,21 @@ const STRIPE_SETTINGS = [
   'STRIPE_SUCCESS_URL', 'STRIPE_CANCEL_URL', 'STRIPE_PORTAL_RETURN_URL',
 ] as const;
 
+/**
+ * A production host must say how it takes payments: with no setting, or with the sandbox (whose
+ * "Pay" button takes no money) without the explicit opt-in, it does not start.
+ */
+const paymentIssues = (raw: Record<string, string | undefined>): string[] => {
+  if ((raw.EPHEMAIL_MODE ?? 'development') !== 'production') return [];
+  if (raw.PAYMENTS === undefined) {
+    return ['  PAYMENTS: required in production mode: stripe (real payments) or off (no billing; assign plans with `ephemail orgs set-plan`); sandbox takes no money and needs PAYMENTS_SANDBOX_IN_PRODUCTION=true'];
+  }
+  if (raw.PAYMENTS === 'sandbox' && raw.PAYMENTS_SANDBOX_IN_PRODUCTION !== 'true') {
+    return ['  PAYMENTS=sandbox: takes no money, so in production mode it needs PAYMENTS_SANDBOX_IN_PRODUCTION=true (a staging deployment); use PAYMENTS=stripe or PAYMENTS=off'];
+  }
+  return [];
+};
+
 /** Rules across variables, checked on the raw values so they are reported with any type errors. */
 const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => [
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.INBOX_DOMAIN === undefined
@@ -173,6 +194,7 @@ const crossFieldIssues = (raw: Record<string, string | undefined>): string[] => 
   ...((raw.EPHEMAIL_MODE ?? 'development') === 'production' && raw.DATA_KEY === undefined && raw.DATA_KEY_FILE === undefined
     ? ['  DATA_KEY or DATA_KEY_FILE: required in production mode (it seals webhook secrets at rest)']
     : []),
+  ...paymentIssues(raw),
   ...(raw.PAYMENTS === 'stripe'
     ? STRIPE_SETTINGS.filter((name) => raw[name] === undefined).map((name) => `  ${name}: required with PAYMENTS=stripe`)
     : []),
@@ -211,6 +233,8 @@ export const EnvSchema = EnvShape.transform((env) => ({
   INBOX_DOMAIN: (env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN).toLowerCase(),
   // Where custom domains' MX records point: this host's MX name.
   MX_HOST: (env.MX_HOST ?? `mx.${env.INBOX_DOMAIN ?? DEVELOPMENT_DOMAIN}`).toLowerCase().replace(/\.$/, ''),
+  // Production without a setting never gets here (paymentIssues); development defaults to the sandbox.
+  PAYMENTS: env.PAYMENTS ?? 'sandbox',
   SMTP_HOST: env.SMTP_HOST ?? env.HOST,
   // SPF/DKIM/DMARC need DNS answers from the internet: on by default in production only.
   MAIL_AUTH: env.MAIL_AUTH ?? (env.EPHEMAIL_MODE === 'production' ? 'on' : 'off'),

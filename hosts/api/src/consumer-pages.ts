@@ -1,4 +1,5 @@
 import express from 'express';
+import { pageSecurityHeaders } from './page-security.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in · ephemail</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
@@ -30,7 +31,7 @@ export const consumerPages = () => {
     res
       .status(200)
       .type('html')
-      .set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'Content-Security-Policy': "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'" })
+      .set({ 'Cache-Control': 'no-store', ...pageSecurityHeaders({ inlineScript: true, inlineStyle: true }) })
       .send(PAGE);
   });
   return router;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { DocumentStore, Ephemail, MailSender, MessageParser, Tally } from '@ephemail/core';
 import { createEphemail } from '@ephemail/core';
-import { createHttpApp, createPromMeter } from '@ephemail/http-express';
+import { createHttpApp, createPromMeter, type MetricsAccess } from '@ephemail/http-express';
 import { createGuardedClient, createUrlGuard } from '@ephemail/http-outbound';
 import { createDnsRecords, createDnsResolver, createMailauthAuthenticator } from '@ephemail/mail-auth';
 import { createPostalMimeMailParser, createWorkerMailParser } from '@ephemail/mail-parse';
@@ -72,6 +72,22 @@ const consumerOptions = (config: HostConfig, d: DependencyContainer) => {
 };
 
 /**
+ * Who reads /metrics: with METRICS_TOKEN, a scraper presenting it as a bearer token, in any mode;
+ * without, anyone in development (the host listens on loopback by default) and no one in
+ * production, where it answers 404 (host.ts logs why at start).
+ */
+export const metricsAccess = (config: HostConfig): MetricsAccess => {
+  if (config.METRICS_TOKEN !== undefined) return { bearerToken: config.METRICS_TOKEN };
+  return config.EPHEMAIL_MODE === 'production' ? 'off' : 'open';
+};
+
+/** With `PAYMENTS=off` no provider is passed: the core then answers that billing is not configured. */
+const billingOptions = (payments: HostPayments) => ({
+  ...(payments.provider === undefined ? {} : { provider: payments.provider }),
+  renderer: createPdfInvoiceRenderer(),
+});
+
+/**
  * Whether received mail is delivered on delivery threads: some are configured, mail is received
  * (the MX or a poller runs), and the store is the one `DATABASE_URL` names (the threads open it
  * themselves, so not a store a caller handed in).
@@ -125,7 +141,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         dataKey: dataKeyOrWarn(config, d.resolve<Logger>(TOKENS.logger)),
         urlGuard: createUrlGuard(),
         domains: { dns: createDnsRecords(createDnsResolver(config.DNS_SERVERS)), mxHost: config.MX_HOST },
-        billing: { provider: d.resolve<HostPayments>(TOKENS.payments).provider, renderer: createPdfInvoiceRenderer() },
+        billing: billingOptions(d.resolve<HostPayments>(TOKENS.payments)),
         consumer: consumerOptions(config, d),
         free: { requestsPerMinute: config.FREE_REQUESTS_PER_MINUTE, ...(freeGrantSecret(config) === undefined ? {} : { grantSecret: freeGrantSecret(config)! }) },
         exports: hostExportOptions(config, loadDataKey(config), () => d.resolve<HostPayments>(TOKENS.payments).publicUrl()),
@@ -146,6 +162,7 @@ export const composeHost = (config: HostConfig, overrides: HostOverrides = {}): 
         logger: d.resolve<Logger>(TOKENS.logger),
         registry: d.resolve<Registry>(TOKENS.registry),
         trustProxy: config.TRUST_PROXY,
+        metricsAccess: metricsAccess(config),
         readinessChecks: kafka === undefined ? [] : [() => kafka.ready()],
       });
     }),

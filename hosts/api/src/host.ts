@@ -111,7 +111,9 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
     server.close();
     throw error;
   });
-  logger.info({ port, host: config.HOST, mode: config.EPHEMAIL_MODE, database: describeDatabaseUrl(config.DATABASE_URL) }, 'listening');
+  logger.info({ port, host: config.HOST, mode: config.EPHEMAIL_MODE, payments: config.PAYMENTS, database: describeDatabaseUrl(config.DATABASE_URL) }, 'listening');
+  if (config.EPHEMAIL_MODE === 'production' && config.METRICS_TOKEN === undefined) logger.warn({}, 'no METRICS_TOKEN: /metrics answers 404 in production; set one and scrape with it as a bearer token');
+  if (config.EPHEMAIL_MODE === 'production' && config.PAYMENTS === 'sandbox') logger.warn({}, 'PAYMENTS=sandbox in production (PAYMENTS_SANDBOX_IN_PRODUCTION=true): checkouts take no money');
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {

@@ -10,7 +10,8 @@ import { createSandboxPaymentProvider } from './payments-sandbox/provider.js';
 
 /** The payment provider of this host, and the sandbox's hosted pages when it is the provider. */
 export interface HostPayments {
-  readonly provider: PaymentProvider;
+  /** None with `PAYMENTS=off`: billing is not configured, plans are assigned with the CLI. */
+  readonly provider: PaymentProvider | undefined;
   /** The sandbox's checkout and portal pages; none with a real provider, whose pages are its own. */
   readonly pages: Router | undefined;
   /** Tells the provider the host's public base once it listens (when `PUBLIC_URL` is not set). */
@@ -48,7 +49,12 @@ const stripeProvider = (config: HostConfig): PaymentProvider => {
 export const createHostPayments = (config: HostConfig, dataKey: Buffer | undefined): HostPayments => {
   let publicUrl = config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
   const key = sandboxKey(config, dataKey);
-  const provider = config.PAYMENTS === 'stripe' ? stripeProvider(config) : createSandboxPaymentProvider({ key, publicUrl: () => publicUrl });
+  const providers = {
+    stripe: () => stripeProvider(config),
+    sandbox: () => createSandboxPaymentProvider({ key, publicUrl: () => publicUrl }),
+    off: () => undefined,
+  } as const;
+  const provider = providers[config.PAYMENTS]();
   return {
     provider,
     publicUrl: () => publicUrl,

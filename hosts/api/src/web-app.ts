@@ -2,16 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
+import { pageSecurityHeaders } from './page-security.js';
 
 /** hosts/api/dist/web, from src/ (tests run from source) and from dist/ (npm start) alike. */
 const BUILT = fileURLToPath(new URL('../dist/web', import.meta.url));
 
 // Everything the page needs is in the bundle, so the policy can forbid all else (ADR 0041).
-const SECURITY = {
-  'Content-Security-Policy': "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-} as const;
+const SECURITY = pageSecurityHeaders();
 
 const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Web app not built · ephemail</title></head>
 <body><h1>The web app is not built</h1><p>Run <code>npm run build</code> (or <code>npm start</code>, which builds first), then reload.</p>

@@ -16,6 +16,8 @@ const COMMANDS: readonly [string[], RegExp][] = [
   [['keys', 'list'], /^Usage: ephemail keys list \[options\]/],
   [['keys', 'revoke'], /^Usage: ephemail keys revoke \[options\] <key-id>/],
   [['grants', 'mint'], /^Usage: ephemail grants mint \[options\]/],
+  [['orgs', 'set-plan'], /^Usage: ephemail orgs set-plan \[options\]/],
+  [['orgs', 'show'], /^Usage: ephemail orgs show \[options\]/],
   [['wait'], /^Usage: ephemail wait \[options\]/],
   [['extract'], /^usage: ephemail extract \[--reveal\] \[--explain\] <file-or-dir>\.\.\./],
 ];

@@ -28,7 +28,25 @@ test('config: every bad variable is named in one error', (t) => {
 
 test('config: production mode requires INBOX_DOMAIN', (t) => {
   t.throws(() => loadConfig({ EPHEMAIL_MODE: 'production' }), { message: /INBOX_DOMAIN: required in production mode/ });
-  t.is(loadConfig({ EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.example.com', DATA_KEY: 'a'.repeat(64) }).INBOX_DOMAIN, 'in.example.com');
+  t.is(loadConfig({ EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.example.com', DATA_KEY: 'a'.repeat(64), PAYMENTS: 'off' }).INBOX_DOMAIN, 'in.example.com');
+});
+
+const PRODUCTION = { EPHEMAIL_MODE: 'production', INBOX_DOMAIN: 'in.example.com', DATA_KEY: 'a'.repeat(64) };
+
+test('config: a production host without a payment setting does not start, and the error names PAYMENTS', (t) => {
+  const error = t.throws(() => loadConfig(PRODUCTION), { instanceOf: ConfigError });
+  t.regex(error!.message, /PAYMENTS: required in production mode: stripe .* or off/);
+});
+
+test('config: the sandbox takes no money, so production takes it only with PAYMENTS_SANDBOX_IN_PRODUCTION=true', (t) => {
+  const error = t.throws(() => loadConfig({ ...PRODUCTION, PAYMENTS: 'sandbox' }), { instanceOf: ConfigError });
+  t.regex(error!.message, /PAYMENTS=sandbox: .*PAYMENTS_SANDBOX_IN_PRODUCTION=true/);
+  t.throws(() => loadConfig({ ...PRODUCTION, PAYMENTS: 'sandbox', PAYMENTS_SANDBOX_IN_PRODUCTION: 'false' }), { message: /PAYMENTS_SANDBOX_IN_PRODUCTION=true/ });
+  t.is(loadConfig({ ...PRODUCTION, PAYMENTS: 'sandbox', PAYMENTS_SANDBOX_IN_PRODUCTION: 'true' }).PAYMENTS, 'sandbox');
+  t.is(loadConfig({ ...PRODUCTION, PAYMENTS: 'off' }).PAYMENTS, 'off');
+  t.throws(() => loadConfig({ ...PRODUCTION, PAYMENTS: 'stripe' }), { message: /STRIPE_SECRET_KEY: required with PAYMENTS=stripe/ });
+  t.throws(() => loadConfig({ PAYMENTS: 'free' }), { message: /PAYMENTS/ });
+  t.is(loadConfig({}).PAYMENTS, 'sandbox', 'development keeps the sandbox by default');
 });
 
 test('config: production mode requires a data key, and IMAP mailboxes are validated', (t) => {

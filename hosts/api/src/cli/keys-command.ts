@@ -9,7 +9,7 @@ import type { CliIo } from './io.js';
 const list = (value: string): string[] => value.split(',').map((part) => part.trim()).filter(Boolean);
 
 /** Opens the store of `DATABASE_URL` (safe beside a running host), runs `work`, closes it. */
-const withService = async <T>(work: (service: Ephemail) => Promise<T>): Promise<T> => {
+export const withService = async <T>(work: (service: Ephemail) => Promise<T>): Promise<T> => {
   const config = loadConfig();
   const service = createEphemail({ store: openStore(config.DATABASE_URL), inboxDomain: config.INBOX_DOMAIN });
   try {

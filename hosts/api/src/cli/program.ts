@@ -3,12 +3,13 @@ import { runExtractCommand } from './extract-command.js';
 import type { CliIo } from './io.js';
 import { keysCommand } from './keys-command.js';
 import { grantsCommand } from './grants-command.js';
+import { orgsCommand } from './orgs-command.js';
 import { mcpCommand } from './mcp.js';
 import { waitCommand } from './wait-command.js';
 
 export type { CliIo } from './io.js';
 
-/** The `ephemail` command line: `keys create|list|revoke`, `grants mint` and `extract`. Answers the exit code. */
+/** The `ephemail` command line: `keys create|list|revoke`, `orgs set-plan|show`, `grants mint`, `extract`, `mcp`, `wait`. Answers the exit code. */
 export const runCli = async (argv: readonly string[], io: CliIo): Promise<number> => {
   // `extract` has a fixed line-oriented contract of its own (one JSON object per file).
   if (argv[0] === 'extract') return runExtractCommand(argv.slice(1), io);
@@ -23,6 +24,7 @@ export const runCli = async (argv: readonly string[], io: CliIo): Promise<number
     exitCode = code;
   };
   program.addCommand(keysCommand(io, setExit));
+  program.addCommand(orgsCommand(io, setExit));
   program.addCommand(grantsCommand(io, setExit));
   program.addCommand(mcpCommand(io, setExit));
   program.addCommand(waitCommand(io, setExit));

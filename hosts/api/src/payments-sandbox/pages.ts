@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ProviderEvent } from '@ephemail/core';
 import express, { type Response } from 'express';
+import { pageSecurityHeaders } from '../page-security.js';
 import { openSandboxSession, SANDBOX_PRICES, type SandboxSession } from './provider.js';
 import { SIGNATURE_HEADER, signCallback } from './signing.js';
 
@@ -14,7 +15,7 @@ export interface SandboxPagesOptions {
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const page = (res: Response, status: number, title: string, body: string): void => {
-  res.status(status).type('html').set('Cache-Control', 'no-store').send(
+  res.status(status).type('html').set({ 'Cache-Control': 'no-store', ...pageSecurityHeaders({ inlineStyle: true }) }).send(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)} · ephemail sandbox</title>` +
       '<meta name="viewport" content="width=device-width,initial-scale=1">' +
       '<style>body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font:inherit;padding:.5rem 1.2rem;margin:.25rem 0}' +
