@@ -175,7 +175,7 @@ export const ListDomainsQuery = pageQuery(50, 200);
 export type ListDomainsQuery = z.infer<typeof ListDomainsQuery>;
 
 /** Bounds of a reliability run's `timeout_seconds`. */
-export const RUN_TIMEOUT_SECONDS = { min: 10, max: 3600, default: 120 } as const;
+export const RUN_TIMEOUT_SECONDS = { min: 1, max: 3600, default: 120 } as const;
 
 const headerName = z
   .string()

@@ -1731,7 +1731,7 @@ export interface paths {
                         target_url: string;
                         /** @description A live identity of the project: its address is sent to the target. */
                         identity_id: string;
-                        /** @description Seconds to wait for the mail after the trigger, 10..3600 (default 120). */
+                        /** @description Seconds to wait for the mail after the trigger, 1..3600 (default 120). */
                         timeout_seconds?: number;
                         /** @description How to shape the trigger request for a form that needs more than {"email": …}. Header values are never shown back. */
                         request?: {
@@ -1805,7 +1805,7 @@ export interface paths {
                         target_url: string;
                         /** @description A live identity of the project: its address is sent to the target. */
                         identity_id: string;
-                        /** @description Seconds to wait for the mail after the trigger, 10..3600 (default 120). */
+                        /** @description Seconds to wait for the mail after the trigger, 1..3600 (default 120). */
                         timeout_seconds?: number;
                         /** @description How to shape the trigger request for a form that needs more than {"email": …}. Header values are never shown back. */
                         request?: {
