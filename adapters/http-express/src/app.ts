@@ -13,6 +13,7 @@ import { createHttpMetrics } from './metrics.js';
 import type { HttpLogger } from './middleware/request-context.js';
 import { requestContext, silentLogger } from './middleware/request-context.js';
 import { buildOpenApi } from './openapi.js';
+import { consumerInboxOperation } from './openapi-consumer.js';
 import { handlerFor } from './pipeline.js';
 import { authRoutes } from './routes/auth.js';
 import { identityRoutes } from './routes/identities.js';
@@ -62,7 +63,7 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
   const logger = options.logger ?? silentLogger;
   const metrics: HttpMetrics = createHttpMetrics(options.registry);
   const routes = apiRoutes(service);
-  const openapi = buildOpenApi(routes, { title: 'ephemail', version: options.version ?? '0.1.0' }, { '/v1/exports/{export_id}/download': exportDownloadOperation });
+  const openapi = buildOpenApi(routes, { title: 'ephemail', version: options.version ?? '0.1.0' }, { '/v1/exports/{export_id}/download': exportDownloadOperation, '/v1/consumer/inbox': consumerInboxOperation });
   const app = express();
   app.locals.ephemail = service;
   app.disable('x-powered-by');

@@ -1,5 +1,6 @@
 import { ExportResponse, IDENTITY_STATUSES } from '@ephemail/core';
 import { z } from 'zod';
+import { CONSUMER_RESPONSE_SCHEMAS } from './openapi-consumer.js';
 
 /**
  * Schemas of the answers the identity, message and extraction routes send, for the OpenAPI
@@ -102,6 +103,7 @@ export const RESPONSE_SCHEMAS = {
   MessagePage: pageOf(MessageSummary),
   Message,
   Export: ExportResponse,
+  ...CONSUMER_RESPONSE_SCHEMAS,
 } as const;
 
 /** A component name a route may give as its `response`. */

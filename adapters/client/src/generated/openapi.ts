@@ -3251,7 +3251,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["NotificationPage"];
+                    };
                 };
                 /** @description Error. */
                 default: {
@@ -3302,7 +3304,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Notification"];
+                    };
                 };
                 /** @description Error. */
                 default: {
@@ -3535,6 +3539,57 @@ export interface paths {
                     };
                 };
                 /** @description Error: 403 invalid_download_signature, 410 download_expired, 404 export_not_found. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/consumer/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consumer's live inbox: mail and its redacted codes and links as they arrive (Server-Sent Events).
+         * @description Server-Sent Events of the consumer's identities: `event: inbound.received` (data: InboxMessageData) when mail arrives, `event: extraction.completed` (data: InboxExtractionData, redacted) when a code or link was found in it. Each event's `id` is its position in the event log. The stream opens with `retry: 2000`; a comment line (`: keep-alive`) every 15 s keeps idle connections open. Without Last-Event-ID the stream starts at the newest event.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Resume after this event id: every event logged after it is sent, nothing lost between connections. */
+                    "Last-Event-ID"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An endless text/event-stream (never cached). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Error: 401 unauthorized without a session, 401 session_expired. */
                 default: {
                     headers: {
                         [name: string]: unknown;
@@ -4091,6 +4146,54 @@ export interface components {
             completed_at?: string;
             /** @description When failed: why, without internals. */
             error?: string;
+        };
+        Notification: {
+            /** @description The notif_ id. */
+            id: string;
+            /**
+             * @description The event that caused the notification.
+             * @constant
+             */
+            type: "extraction.completed";
+            /**
+             * @description The kind of secret that arrived: a code (otp) or a link (magic_link).
+             * @enum {string}
+             */
+            secret_type: "otp" | "magic_link";
+            title: string;
+            /** @description The redacted value and where the secret was mailed; never the raw secret. */
+            body: string;
+            read: boolean;
+            /** @description ISO 8601 in UTC with milliseconds. */
+            created_at: string;
+            identity_id: string;
+        };
+        NotificationPage: {
+            items: components["schemas"]["Notification"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        InboxMessageData: {
+            identity_id: string;
+            message_id: string;
+            /** @description The sender address. */
+            from: string;
+            /** @description Secrets in it are masked. */
+            subject: string;
+            /** @description Bytes of the raw message. */
+            size: number;
+            /** @description ISO 8601 in UTC with milliseconds. */
+            received_at: string;
+        };
+        InboxExtractionData: {
+            identity_id: string;
+            message_id: string;
+            /** @enum {string} */
+            type: "otp" | "magic_link";
+            /** @description The raw secret is only at GET /v1/consumer/identities/{identity_id}/secret. */
+            redacted_value: string;
+            confidence: number;
         };
     };
     responses: never;

@@ -53,12 +53,12 @@ export const consumerRoutes = (app: Ephemail): Route[] => [
     handle: async ({ principal, params }) => E.map(toRevealedExtraction)(await app.extractions.latest(principal, params.identity_id!, { waitSeconds: 0 })),
   }),
   route<undefined, ConsumerPageQuery>({
-    method: 'get', path: '/v1/consumer/notifications', tag, scopes: [], status: 200, query: ConsumerPageQuery, auth: 'consumer',
+    method: 'get', path: '/v1/consumer/notifications', tag, scopes: [], status: 200, query: ConsumerPageQuery, auth: 'consumer', response: 'NotificationPage',
     summary: "The consumer's notifications, newest first: a code or link arrived (redacted; the secret is mailed to the consumer).",
     handle: ({ principal, query }) => app.consumer.notifications.list(principal, query),
   }),
   route({
-    method: 'post', path: '/v1/consumer/notifications/:notification_id/read', tag, scopes: [], status: 200, body: EmptyBody, auth: 'consumer',
+    method: 'post', path: '/v1/consumer/notifications/:notification_id/read', tag, scopes: [], status: 200, body: EmptyBody, auth: 'consumer', response: 'Notification',
     summary: 'Mark a notification read.',
     handle: ({ principal, params }) => app.consumer.notifications.markRead(principal, params.notification_id!),
   }),
