@@ -39,6 +39,11 @@ export const C = {
   consumerSessions: 'consumer_sessions',
   notifications: 'notifications',
   exports: 'exports',
+  /**
+   * Short-lived records that only matter until their `expires_at` (rate-limit counters, used
+   * grants, the free tier's per-address places); the maintenance job deletes them after it.
+   */
+  expiring: 'expiring_records',
 } as const;
 
 /**
@@ -90,7 +95,9 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.redirectTokens, indexes: [['expires_at']] },
   { name: C.invoices, indexes: [['org_id', 'created_at']] },
   { name: C.providerEvents, indexes: [] },
-  { name: C.freeIdentities, indexes: [] },
+  // Free identities and short-lived records past their time, for the maintenance purge.
+  { name: C.freeIdentities, indexes: [['expires_at']] },
+  { name: C.expiring, indexes: [['expires_at']] },
   { name: C.consumers, indexes: [] },
   { name: C.consumerEmails, indexes: [] },
   { name: C.magicLinks, indexes: [['expires_at']] },
