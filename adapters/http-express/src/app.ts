@@ -159,6 +159,16 @@ interface Target {
   readonly plain: boolean;
 }
 
+/**
+ * The 405 message. Resources that end by squashing (identities) have no DELETE; a caller who
+ * tries one is told the route that does it.
+ */
+const refusal = (req: Request, squashable: boolean): string => {
+  const path = req.path.replace(/\/+$/, '');
+  const instead = squashable && req.method === 'DELETE' ? ` To squash it, use POST ${path}/squash.` : '';
+  return `${req.method} is not allowed on ${path}.${instead}`;
+};
+
 /** Methods a path answers 405 for: every method Node's parser knows that the path does not serve. */
 const otherMethods = (own: readonly string[]): HTTPMethod[] => (METHODS as HTTPMethod[]).filter((method) => !own.includes(method));
 
@@ -179,9 +189,10 @@ const routeDispatcher = (routes: readonly Route[], operational: readonly PlainRo
       router.on(method === 'GET' ? ['GET', 'HEAD'] : method, path, () => undefined, { path, handler, plain } satisfies Target);
     }
     const allow = methods.join(', ');
+    const squashable = routes.some((route) => route.method === 'post' && route.path === `${path}/squash`);
     const refuse: Handler = (req, res) => {
       res.setHeader('Allow', allow);
-      sendError(req, res, { status: 405, code: 'method_not_allowed', message: `${req.method} is not allowed on ${req.path}.` });
+      sendError(req, res, { status: 405, code: 'method_not_allowed', message: refusal(req, squashable) });
     };
     router.on(otherMethods(methods), path, () => undefined, { path, handler: refuse, plain: true } satisfies Target);
   };
