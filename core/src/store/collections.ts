@@ -19,6 +19,8 @@ export const C = {
   relayCursors: 'relay_cursors',
   webhooks: 'webhooks',
   webhookDeliveries: 'webhook_deliveries',
+  /** One document per attempt of a delivery: the delivery log. */
+  webhookAttempts: 'webhook_attempts',
   domains: 'domains',
   /** One document per registered hostname (id = the name): what makes a name registered once. */
   domainNames: 'domain_names',
@@ -116,4 +118,6 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
       ['open', 'next_attempt_at'],
     ],
   },
+  // An endpoint's delivery log, newest first, of all attempts or of those that left the delivery in one state.
+  { name: C.webhookAttempts, indexes: [['webhook_id', 'attempted_at'], ['webhook_id', 'state', 'attempted_at']] },
 ];

@@ -1399,7 +1399,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The delivery log of the endpoint, newest first.
+         * The delivery log of the endpoint: every attempt, newest first (a delivery retried three times shows three rows).
          * @description Scopes: webhooks:read.
          */
         get: {
@@ -1407,7 +1407,7 @@ export interface paths {
                 query?: {
                     limit?: string;
                     offset?: string;
-                    state?: "pending" | "delivering" | "delivered" | "failed";
+                    state?: "pending" | "delivered" | "failed";
                 };
                 header?: {
                     /** @description Organization of the credential. */
@@ -1427,7 +1427,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["DeliveryAttemptPage"];
+                    };
                 };
                 /** @description Error. */
                 default: {
@@ -4194,6 +4196,39 @@ export interface components {
             /** @description The raw secret is only at GET /v1/consumer/identities/{identity_id}/secret. */
             redacted_value: string;
             confidence: number;
+        };
+        DeliveryAttempt: {
+            /** @description The att_ id of the attempt. */
+            id: string;
+            /** @description The dlv_ id of the delivery (one event to this endpoint; a replay is a new delivery). */
+            delivery_id: string;
+            /** @description The event delivered: the id in the body the receiver got. */
+            event_id: string;
+            event_type: string;
+            /** @description 1 for the first attempt of the delivery, 2 for its first retry, … */
+            attempt: number;
+            /**
+             * @description What the delivery became after this attempt: pending (a retry was scheduled), delivered (a 2xx), failed (the last attempt, or a 410).
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed";
+            /** @description The HTTP status the receiver answered; null when there was no answer (timeout, refused, DNS, TLS). */
+            status_code: number | null;
+            duration_ms: number | null;
+            /** @description Why the attempt failed; null when it succeeded. */
+            error: string | null;
+            /** @description ISO 8601 in UTC with milliseconds. */
+            attempted_at: string;
+            /** @description On the last attempt of a delivery not yet finished: when the next attempt is due; otherwise null. */
+            next_retry_at: string | null;
+            /** @description Whether the delivery was queued by a replay. */
+            replay: boolean;
+        };
+        DeliveryAttemptPage: {
+            items: components["schemas"]["DeliveryAttempt"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
     };
     responses: never;
