@@ -3,7 +3,6 @@ import { ACCESS_TOKEN_TTL } from './auth/access-tokens.js';
 import { EXTEND_HOURS, IDENTITY_STATUSES, TTL_HOURS } from './domain/identity.js';
 import { jsonProblem, MAX_METADATA_DEPTH } from './domain/json-depth.js';
 import { SCOPES } from './domain/scopes.js';
-import { DELIVERY_STATES } from './webhooks/delivery-state.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks/event-types.js';
 
 /**
@@ -167,7 +166,7 @@ export const ListWebhooksQuery = pageQuery(50, 200);
 export type ListWebhooksQuery = z.infer<typeof ListWebhooksQuery>;
 
 export const ListDeliveriesQuery = pageQuery(50, 200).extend({
-  state: z.enum(DELIVERY_STATES).optional().describe('Only deliveries in this state.'),
+  state: z.enum(['pending', 'delivered', 'failed']).optional().describe('Only attempts after which the delivery was in this state (pending: a retry was scheduled).'),
 });
 export type ListDeliveriesQuery = z.infer<typeof ListDeliveriesQuery>;
 
@@ -175,7 +174,7 @@ export const ListDomainsQuery = pageQuery(50, 200);
 export type ListDomainsQuery = z.infer<typeof ListDomainsQuery>;
 
 /** Bounds of a reliability run's `timeout_seconds`. */
-export const RUN_TIMEOUT_SECONDS = { min: 10, max: 3600, default: 120 } as const;
+export const RUN_TIMEOUT_SECONDS = { min: 1, max: 3600, default: 120 } as const;
 
 const headerName = z
   .string()

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { startSmtpSink, type SunkMail } from './smtp-sink.js';
 import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
+import { RESPONSE_SCHEMAS } from '@ephemail/http-express';
 
 // People's accounts end to end: sign-in links are mailed through SMTP_OUTBOUND_URL to a local
 // SMTP sink, read from there, and used as a person would (the page's GET uses nothing up).
@@ -148,6 +149,9 @@ test('consumer: the inbox stream shows mail and its redacted code as it arrives,
   const extracted = events.find((e) => e.event === 'extraction.completed');
   t.is(received?.data.identity_id, identity.id);
   t.like(extracted?.data, { identity_id: identity.id, type: 'otp', redacted_value: '5•••1' });
+  // The data are exactly what /v1/openapi.json documents for the stream.
+  t.notThrows(() => RESPONSE_SCHEMAS.InboxMessageData.parse(received?.data));
+  t.notThrows(() => RESPONSE_SCHEMAS.InboxExtractionData.parse(extracted?.data));
   t.false(JSON.stringify(events).includes('520741'));
   // Reconnecting after the first event gets the rest again: nothing is lost between connections.
   const resumed = await fetch(`${host.url}/v1/consumer/inbox`, { headers: { ...bearer, 'last-event-id': received!.id } });
@@ -172,7 +176,8 @@ test('consumer: a code for a consumer identity becomes a notification and is for
     await new Promise((r) => setTimeout(r, 50));
   }
   t.is(list.total, 1);
-  t.like(list.items[0], { type: 'code_received', read: false, identity_id: identity.id });
+  t.like(list.items[0], { type: 'extraction.completed', secret_type: 'otp', read: false, identity_id: identity.id });
+  t.notThrows(() => RESPONSE_SCHEMAS.NotificationPage.parse(list));
   t.false(JSON.stringify(list).includes('884120'), 'the notification itself is redacted');
   t.true(inbox.some((m) => m.to === email && m.text.includes('884120')), 'the code was forwarded to the consumer');
   const secret = await fetch(`${host.url}/v1/consumer/identities/${identity.id}/secret`, { headers: bearer });
@@ -188,6 +193,21 @@ test('consumer: a code for a consumer identity becomes a notification and is for
   t.like(await read.json(), { read: true });
   const events = await host.ephemail.events.list({ orgId: session.json.org_id, projectId: session.json.project_id, scopes: ['identities:read'], credential: { kind: 'api_key', id: 'x', keyId: 'x' } }, identity.id, { limit: 50, offset: 0 });
   t.true(E_right(events).items.some((e: any) => e.type === 'consumer.notification.sent'));
+});
+
+test('consumer: /v1/openapi.json documents the inbox stream as text/event-stream with its events, their data and Last-Event-ID', async (t) => {
+  const doc = (await (await fetch(`${host.url}/v1/openapi.json`)).json()) as any;
+  const inboxOp = doc.paths['/v1/consumer/inbox']?.get;
+  t.truthy(inboxOp, 'GET /v1/consumer/inbox is in the document');
+  t.true(inboxOp.parameters.some((p: any) => p.in === 'header' && p.name === 'Last-Event-ID'));
+  const stream = inboxOp.responses['200'].content['text/event-stream'];
+  t.deepEqual(stream.itemSchema.oneOf.map((f: any) => [f.properties.event.const, f.properties.data.$ref]), [
+    ['inbound.received', '#/components/schemas/InboxMessageData'],
+    ['extraction.completed', '#/components/schemas/InboxExtractionData'],
+  ]);
+  t.truthy(doc.components.schemas.InboxMessageData);
+  t.truthy(doc.components.schemas.InboxExtractionData);
+  t.is(doc.paths['/v1/consumer/notifications'].get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/NotificationPage');
 });
 
 const E_right = (e: any) => {

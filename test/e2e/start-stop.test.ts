@@ -42,7 +42,8 @@ const ready = (port: number) => async () => {
   }
 };
 
-test('npm start: SIGTERM to the npm process stops the host and frees its HTTP and SMTP ports within the grace period', async (t) => {
+// The two `npm start` tests run one after the other: each builds first, into the same dist/.
+test.serial('npm start: SIGTERM to the npm process stops the host and frees its HTTP and SMTP ports within the grace period', async (t) => {
   // `npm start` builds first (prestart): on two busy cores that alone can take a few minutes.
   t.timeout(360_000);
   const { dir, cleanup } = tempDir('ephemail-start-stop');
@@ -101,6 +102,46 @@ test('host: a start that finds its development key writes only JSON lines on std
   t.true(parsed.every((line) => line?.service === 'ephemail'), 'every line is one of the host logger');
   const messages = parsed.map((line) => line?.msg ?? '');
   t.true(messages.some((msg) => /was printed at first start/.test(msg)), 'the start notice is a log line');
-  t.true(parsed.some((line) => line?.signal === 'SIGTERM' && /shutting down/.test(line.msg ?? '')), 'the shutdown notice is a log line');
+  t.true(parsed.some((line) => line?.signal === 'SIGTERM' && line.msg === 'stopping…'), 'the shutdown notice is a log line');
   t.is(messages.at(-1), 'stopped');
+});
+
+test.serial('npm start: Ctrl-C (SIGINT to the terminal\u2019s process group) says stopping… then stopped, and npm exits 0', async (t) => {
+  t.timeout(360_000);
+  const { dir, cleanup } = tempDir('ephemail-ctrl-c');
+  t.teardown(cleanup);
+  const env = { PORT: '0', SMTP_PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, LOG_LEVEL: 'info' };
+  // A process group of its own, as a terminal's foreground job is: Ctrl-C signals every member.
+  const npm = spawn('npm', ['start'], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  t.teardown(() => {
+    try {
+      process.kill(-npm.pid!, 'SIGKILL');
+    } catch {
+      // Already gone, as it should be.
+    }
+  });
+  let stdout = '';
+  npm.stdout.on('data', (chunk) => (stdout += chunk));
+  npm.stderr.on('data', () => undefined);
+  const exited = new Promise<number | null>((done) => npm.on('exit', (code) => done(code)));
+  t.true(await until(async () => npm.exitCode === null && stdout.includes('"msg":"listening"'), 300_000), `the host never became ready:\n${stdout}`);
+
+  process.kill(-npm.pid!, 'SIGINT');
+  t.is(await exited, 0, stdout);
+  const messages = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  t.deepEqual(messages.slice(-2), ['stopping…', 'stopped']);
+});
+
+test('host: SIGINT, sent twice as npm forwards a Ctrl-C, stops the host once: stopping…, stopped, exit 0', async (t) => {
+  const { dir, cleanup } = tempDir('ephemail-sigint');
+  t.teardown(cleanup);
+  const host = spawnNode(MAIN, [], { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'warn', EPHEMAIL_MODE: 'development' });
+  t.teardown(() => host.child.kill('SIGKILL'));
+  await host.waitFor(/ephemail is running on/);
+  host.child.kill('SIGINT');
+  host.child.kill('SIGINT');
+  t.is(await host.exited, 0, host.output().stdout);
+  const messages = host.output().stdout.split('\n').filter((line) => line.length > 0).map((line) => (JSON.parse(line) as { msg: string }).msg);
+  // LOG_LEVEL=warn hides the host's other lines, not that it heard the signal and stopped.
+  t.deepEqual(messages, ['stopping…', 'stopped']);
 });

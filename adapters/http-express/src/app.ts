@@ -14,6 +14,7 @@ import { metricsHandler, type MetricsAccess } from './metrics-access.js';
 import type { HttpLogger } from './middleware/request-context.js';
 import { requestContext, silentLogger } from './middleware/request-context.js';
 import { buildOpenApi } from './openapi.js';
+import { consumerInboxOperation } from './openapi-consumer.js';
 import { handlerFor } from './pipeline.js';
 import { authRoutes } from './routes/auth.js';
 import { identityRoutes } from './routes/identities.js';
@@ -65,7 +66,7 @@ export const createHttpApp = (service: Ephemail, options: HttpAppOptions = {}) =
   const logger = options.logger ?? silentLogger;
   const metrics: HttpMetrics = createHttpMetrics(options.registry);
   const routes = apiRoutes(service);
-  const openapi = buildOpenApi(routes, { title: 'ephemail', version: options.version ?? '0.1.0' }, { '/v1/exports/{export_id}/download': exportDownloadOperation });
+  const openapi = buildOpenApi(routes, { title: 'ephemail', version: options.version ?? '0.1.0' }, { '/v1/exports/{export_id}/download': exportDownloadOperation, '/v1/consumer/inbox': consumerInboxOperation });
   const app = express();
   app.locals.ephemail = service;
   app.disable('x-powered-by');
@@ -155,6 +156,16 @@ interface Target {
   readonly plain: boolean;
 }
 
+/**
+ * The 405 message. Resources that end by squashing (identities) have no DELETE; a caller who
+ * tries one is told the route that does it.
+ */
+const refusal = (req: Request, squashable: boolean): string => {
+  const path = req.path.replace(/\/+$/, '');
+  const instead = squashable && req.method === 'DELETE' ? ` To squash it, use POST ${path}/squash.` : '';
+  return `${req.method} is not allowed on ${path}.${instead}`;
+};
+
 /** Methods a path answers 405 for: every method Node's parser knows that the path does not serve. */
 const otherMethods = (own: readonly string[]): HTTPMethod[] => (METHODS as HTTPMethod[]).filter((method) => !own.includes(method));
 
@@ -175,9 +186,10 @@ const routeDispatcher = (routes: readonly Route[], operational: readonly PlainRo
       router.on(method === 'GET' ? ['GET', 'HEAD'] : method, path, () => undefined, { path, handler, plain } satisfies Target);
     }
     const allow = methods.join(', ');
+    const squashable = routes.some((route) => route.method === 'post' && route.path === `${path}/squash`);
     const refuse: Handler = (req, res) => {
       res.setHeader('Allow', allow);
-      sendError(req, res, { status: 405, code: 'method_not_allowed', message: `${req.method} is not allowed on ${req.path}.` });
+      sendError(req, res, { status: 405, code: 'method_not_allowed', message: refusal(req, squashable) });
     };
     router.on(otherMethods(methods), path, () => undefined, { path, handler: refuse, plain: true } satisfies Target);
   };

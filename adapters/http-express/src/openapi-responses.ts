@@ -1,5 +1,7 @@
 import { ExportResponse, IDENTITY_STATUSES } from '@ephemail/core';
 import { z } from 'zod';
+import { CONSUMER_RESPONSE_SCHEMAS } from './openapi-consumer.js';
+import { WEBHOOK_RESPONSE_SCHEMAS } from './openapi-webhooks.js';
 
 /**
  * Schemas of the answers the identity, message and extraction routes send, for the OpenAPI
@@ -110,6 +112,8 @@ export const RESPONSE_SCHEMAS = {
   Message,
   Export: ExportResponse,
   ConsumerSession,
+  ...CONSUMER_RESPONSE_SCHEMAS,
+  ...WEBHOOK_RESPONSE_SCHEMAS,
 } as const;
 
 /** A component name a route may give as its `response`. */

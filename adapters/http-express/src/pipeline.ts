@@ -9,7 +9,7 @@ import { toHttpError } from './errors.js';
 import { BYTES, claimIdempotency, readIdempotencyKey } from './middleware/idempotency.js';
 import type { Route } from './routes/route.js';
 import { isMutation } from './routes/route.js';
-import { parseWith } from './validation.js';
+import { invalidMessage, parseWith } from './validation.js';
 import { z } from 'zod';
 
 const NO_QUERY = z.strictObject({});
@@ -50,7 +50,7 @@ const validate = (route: Route, req: Request): E.Either<HttpError, { body: unkno
   const query = parseWith(route.query ?? NO_QUERY, { ...req.query }, 'query');
   if (E.isRight(body) && E.isRight(query)) return E.right({ body: body.right, query: query.right });
   const issues = [body, query].flatMap((part) => (E.isLeft(part) && part.left._tag === 'InvalidRequest' ? part.left.issues : []));
-  return E.left(toHttpError({ _tag: 'InvalidRequest', message: 'The request is invalid.', issues }));
+  return E.left(toHttpError({ _tag: 'InvalidRequest', message: invalidMessage(issues), issues }));
 };
 
 /** What a handler may know of the client beyond its credential. */

@@ -70,6 +70,20 @@ test('http: strict validation lists every issue; unknown fields are refused', as
   envelopeOk(t, await api.call('POST', '/v1/identities/ident_x/extend', { tenant, body: { additional_hours: 721 } }), 400, 'invalid_request');
 });
 
+test('http: a missing required field says "<field> is required", for every body schema, keeping details.issues', async (t) => {
+  const tenant = await api.tenant();
+  const res = await api.call('POST', '/v1/identities', { tenant, body: {} });
+  envelopeOk(t, res, 400, 'invalid_request');
+  t.deepEqual(res.json.error.details.issues, [{ path: 'body.label', message: 'label is required' }]);
+  t.regex(res.json.error.message, /label is required/);
+  const extend = await api.call('POST', '/v1/identities/ident_x/extend', { tenant, body: {} });
+  t.deepEqual(extend.json.error.details.issues, [{ path: 'body.additional_hours', message: 'additional_hours is required' }]);
+  // A field that is present but wrong keeps the schema's own message.
+  const wrong = await api.call('POST', '/v1/identities', { tenant, body: { label: 5 } });
+  t.is(wrong.json.error.details.issues[0].path, 'body.label');
+  t.notRegex(wrong.json.error.details.issues[0].message, /required/);
+});
+
 test('http: malformed JSON answers 400 invalid_json, a body over 1 MiB 413 payload_too_large', async (t) => {
   const tenant = await api.tenant();
   envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, rawBody: '{"label":' }), 400, 'invalid_json');
@@ -82,6 +96,14 @@ test('http: unknown routes answer 404 route_not_found, wrong methods 405 with Al
   const res = await api.call('PUT', '/v1/identities', { idem: false });
   envelopeOk(t, res, 405, 'method_not_allowed');
   t.is(res.headers.get('allow'), 'POST, GET, HEAD');
+});
+
+test('http: DELETE on an identity answers 405 with Allow and names POST /v1/identities/{id}/squash', async (t) => {
+  const tenant = await api.tenant();
+  const res = await api.call('DELETE', '/v1/identities/ident_abc', { tenant });
+  envelopeOk(t, res, 405, 'method_not_allowed');
+  t.is(res.headers.get('allow'), 'GET, HEAD');
+  t.regex(res.json.error.message, /POST \/v1\/identities\/ident_abc\/squash/);
 });
 
 test('http: paths match as Express matched them — any case, optional trailing slash, decoded parameters, HEAD for GET', async (t) => {

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { verifyWebhook } from '@ephemail/core';
+import { RESPONSE_SCHEMAS } from '../src/index.js';
 import type { Api, Tenant } from './support.js';
 import { startApi } from './support.js';
 
@@ -116,6 +117,37 @@ test('POST /v1/webhooks/{id}/replay answers 202 queued; the delivery log shows i
     t.truthy(log.json.items[0].next_retry_at);
     t.like((await api.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=delivered`, { tenant })).json, { total: 0 });
     t.is((await api.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=lost`, { tenant })).status, 400);
+  })();
+});
+
+test('GET /v1/webhooks/{id}/deliveries lists every attempt newest first, as a receiver debugging retries reads it', async (t) => {
+  await withApi(async (api, tenant) => {
+    const hook = (await api.call('POST', '/v1/webhooks', { tenant, body: HOOK })).json;
+    await api.call('POST', '/v1/identities', { tenant, body: { label: 'retried' } });
+    await api.service.webhooks.dispatchTick('t');
+    const answers = [{ status: 502 }, { error: 'timeout after 10000 ms' }, { status: 200 }];
+    let sent = 0;
+    const transport = { post: async () => answers[sent++]! };
+    await api.service.webhooks.deliverTick('t', transport);
+    api.clock.advance(60_000);
+    await api.service.webhooks.deliverTick('t', transport);
+    const retrying = (await api.call('GET', `/v1/webhooks/${hook.id}/deliveries`, { tenant })).json;
+    t.notThrows(() => RESPONSE_SCHEMAS.DeliveryAttemptPage.parse(retrying));
+    t.deepEqual(retrying.items.map((a: any) => [a.attempt, a.status_code, a.error, a.next_retry_at !== null]), [
+      [2, null, 'timeout after 10000 ms', true],
+      [1, 502, 'the receiver answered 502', false],
+    ]);
+    api.clock.advance(60 * 60_000);
+    await api.service.webhooks.deliverTick('t', transport);
+    const log = (await api.call('GET', `/v1/webhooks/${hook.id}/deliveries?limit=2`, { tenant })).json;
+    t.like(log, { total: 3, limit: 2, offset: 0 });
+    t.deepEqual(log.items.map((a: any) => [a.attempt, a.state, a.status_code, a.next_retry_at]), [
+      [3, 'delivered', 200, null],
+      [2, 'pending', null, null],
+    ]);
+    t.true(log.items.every((a: any) => a.event_id === retrying.items[0].event_id && a.delivery_id === retrying.items[0].delivery_id));
+    const doc = (await api.call('GET', '/v1/openapi.json')).json;
+    t.is(doc.paths['/v1/webhooks/{webhook_id}/deliveries'].get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/DeliveryAttemptPage');
   })();
 });
 

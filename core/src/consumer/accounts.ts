@@ -31,8 +31,9 @@ const withinLinkRate = async (deps: CoreDeps, email: string, ip: string): Promis
   const now = deps.clock.now();
   const hour = Math.floor(now.getTime() / 3_600_000);
   const retry = Math.max(1, Math.ceil(((hour + 1) * 3_600_000 - now.getTime()) / 1000));
-  if ((await addToCounter(deps, `linkrate:ip:${digest(ip)}:${hour}`, 1, { max: LINKS_PER_IP_HOUR })) === 'over_max') return E.left(rateLimited(retry));
-  if ((await addToCounter(deps, `linkrate:addr:${digest(email)}:${hour}`, 1, { max: LINKS_PER_ADDRESS_HOUR })) === 'over_max') return E.left(rateLimited(retry));
+  const windowEnd = iso(new Date((hour + 1) * 3_600_000));
+  if ((await addToCounter(deps, `linkrate:ip:${digest(ip)}:${hour}`, 1, { max: LINKS_PER_IP_HOUR }, windowEnd)) === 'over_max') return E.left(rateLimited(retry));
+  if ((await addToCounter(deps, `linkrate:addr:${digest(email)}:${hour}`, 1, { max: LINKS_PER_ADDRESS_HOUR }, windowEnd)) === 'over_max') return E.left(rateLimited(retry));
   return E.right(true);
 };
 

@@ -7,7 +7,6 @@ import type { Identity } from '../domain/identity.js';
 import { ensureAccount } from '../billing/account.js';
 import type { BillingDeps } from '../billing/billing-deps.js';
 import { ProviderError } from '../billing/ports.js';
-import { liveIdentityCount } from '../store/quota.js';
 import { createIdentity, listIdentities, type Page } from '../use-cases/identities.js';
 import type { ConsumerRecord } from './consumer-record.js';
 import { CONSUMER_IDENTITY_LIMITS } from './consumer-record.js';
@@ -24,16 +23,19 @@ export const listConsumerIdentities =
 
 /**
  * Creates an identity in the consumer's personal project, within the plan's active identities
- * (3 on trial, 10 paid). Checked against the organization's live count before the create; two
- * creates at the same moment can pass that check together (the documented slack of one).
+ * (3 on trial, 10 paid). The place is claimed on the organization's live-identity counter (one
+ * atomic increment bounded by the limit) before the identity is made, and given back when the
+ * create fails or the identity is squashed or expires, so parallel creates never pass the limit.
  */
 export const createConsumerIdentity =
   (deps: BillingDeps) =>
   (principal: Principal, consumer: ConsumerRecord, input: { readonly label: string }): TE.TaskEither<DomainError, ConsumerIdentity> =>
   async () => {
     const limit = CONSUMER_IDENTITY_LIMITS[consumer.plan];
-    if ((await liveIdentityCount(deps, consumer.org_id)) >= limit) return E.left(identityLimitReached(limit));
-    return E.map(toConsumerIdentity)(await createIdentity(deps)(principal, { label: input.label })());
+    const created = await createIdentity(deps)(principal, { label: input.label }, { maxLive: limit })();
+    // The personal organization's plan allows more than any consumer plan, so a full counter is the consumer's limit.
+    if (E.isLeft(created) && created.left._tag === 'QuotaExceeded') return E.left(identityLimitReached(limit));
+    return E.map(toConsumerIdentity)(created);
   };
 
 /**

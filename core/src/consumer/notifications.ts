@@ -22,14 +22,30 @@ export interface NotificationRecord {
   readonly consumer_id: string;
   readonly identity_id: string;
   readonly source_event_id: string;
-  readonly type: 'code_received' | 'link_received';
+  /** The event that caused the notification. */
+  readonly type: 'extraction.completed';
+  /** The kind of secret that arrived. */
+  readonly secret_type: 'otp' | 'magic_link';
   readonly title: string;
   readonly body: string;
   readonly read: boolean;
   readonly created_at: string;
 }
 
-export const toNotification = (n: NotificationRecord) => ({ id: n.id, type: n.type, title: n.title, body: n.body, read: n.read, created_at: n.created_at, identity_id: n.identity_id });
+/** A notification stored before `secret_type` existed named the kind in its `type` (`code_received`, `link_received`). */
+const secretTypeOf = (n: NotificationRecord): NotificationRecord['secret_type'] =>
+  n.secret_type ?? ((n.type as string) === 'code_received' ? 'otp' : 'magic_link');
+
+export const toNotification = (n: NotificationRecord) => ({
+  id: n.id,
+  type: 'extraction.completed' as const,
+  secret_type: secretTypeOf(n),
+  title: n.title,
+  body: n.body,
+  read: n.read,
+  created_at: n.created_at,
+  identity_id: n.identity_id,
+});
 export type Notification = ReturnType<typeof toNotification>;
 
 /** One notification per extraction event, whatever the relay hands again: its id derives from the event's. */
@@ -74,7 +90,8 @@ export const notifyConsumers = async (deps: ConsumerDeps, events: readonly Event
       consumer_id: consumer.id,
       identity_id: event.identity_id,
       source_event_id: event.id,
-      type: extraction.type === 'otp' ? 'code_received' : 'link_received',
+      type: 'extraction.completed',
+      secret_type: extraction.type,
       title: extraction.type === 'otp' ? `A code arrived for ${String(identity.email)}` : `A link arrived for ${String(identity.email)}`,
       body: notificationBody(redacted, deps.consumer.mailer === undefined ? undefined : consumer.email),
       read: false,

@@ -56,7 +56,7 @@ const ipKey = (ip: string): string => createHash('sha256').update(`ephemail free
 export const freeRateLimit = async (deps: FreeDeps, ip: string): Promise<E.Either<DomainError, true>> => {
   const now = deps.clock.now();
   const minute = Math.floor(now.getTime() / 60_000);
-  const counted = await addToCounter(deps, `freerate:${ipKey(ip)}:${minute}`, 1, { max: deps.free.requestsPerMinute });
+  const counted = await addToCounter(deps, `freerate:${ipKey(ip)}:${minute}`, 1, { max: deps.free.requestsPerMinute }, iso(new Date((minute + 1) * 60_000)));
   if (counted !== 'over_max') return E.right(true);
   return E.left(rateLimited(Math.max(1, Math.ceil(((minute + 1) * 60_000 - now.getTime()) / 1000))));
 };
@@ -69,16 +69,16 @@ export const freeRateLimit = async (deps: FreeDeps, ip: string): Promise<E.Eithe
 const claimAddressPlace = async (deps: FreeDeps, ip: string, freeId: string, expiresAt: string): Promise<boolean> => {
   const id = `freeip:${ipKey(ip)}`;
   const place = { id, free_id: freeId, expires_at: expiresAt };
-  if ((await deps.store.insert(C.counters, place)) === 'inserted') return true;
-  const held = (await deps.store.get(C.counters, id)) as (typeof place & StoredDocument) | undefined;
+  if ((await deps.store.insert(C.expiring, place)) === 'inserted') return true;
+  const held = (await deps.store.get(C.expiring, id)) as (typeof place & StoredDocument) | undefined;
   if (held === undefined || held.expires_at > iso(deps.clock.now())) return false;
-  return deps.store.replace(C.counters, place, held.version);
+  return deps.store.replace(C.expiring, place, held.version);
 };
 
 const releaseAddressPlace = async (deps: FreeDeps, ip: string, freeId: string): Promise<void> => {
   const id = `freeip:${ipKey(ip)}`;
-  const held = await deps.store.get(C.counters, id);
-  if (held?.free_id === freeId) await deps.store.remove(C.counters, id, held.version);
+  const held = await deps.store.get(C.expiring, id);
+  if (held?.free_id === freeId) await deps.store.remove(C.expiring, id, held.version);
 };
 
 const freePrincipal = (deps: FreeDeps): Principal => ({

@@ -61,5 +61,6 @@ export const redeemGrant = async (deps: CoreDeps, secret: Buffer, presented: str
   if (claims.aud !== expected.audience || claims.org !== expected.orgId || claims.proj !== expected.projectId) return refused;
   if (claims.exp <= deps.clock.now().getTime()) return E.left(grantExpired());
   const use = { id: `grant:${claims.jti}`, used_at: iso(deps.clock.now()), expires_at: new Date(claims.exp).toISOString() };
-  return (await deps.store.insert(C.counters, use)) === 'inserted' ? E.right(true) : E.left(grantReplayed());
+  // Kept until the grant's own expiry: after it, the grant is refused as expired before this check.
+  return (await deps.store.insert(C.expiring, use)) === 'inserted' ? E.right(true) : E.left(grantReplayed());
 };

@@ -19,6 +19,8 @@ export const C = {
   relayCursors: 'relay_cursors',
   webhooks: 'webhooks',
   webhookDeliveries: 'webhook_deliveries',
+  /** One document per attempt of a delivery: the delivery log. */
+  webhookAttempts: 'webhook_attempts',
   domains: 'domains',
   /** One document per registered hostname (id = the name): what makes a name registered once. */
   domainNames: 'domain_names',
@@ -39,6 +41,11 @@ export const C = {
   consumerSessions: 'consumer_sessions',
   notifications: 'notifications',
   exports: 'exports',
+  /**
+   * Short-lived records that only matter until their `expires_at` (rate-limit counters, used
+   * grants, the free tier's per-address places); the maintenance job deletes them after it.
+   */
+  expiring: 'expiring_records',
 } as const;
 
 /**
@@ -90,7 +97,9 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
   { name: C.redirectTokens, indexes: [['expires_at']] },
   { name: C.invoices, indexes: [['org_id', 'created_at']] },
   { name: C.providerEvents, indexes: [] },
-  { name: C.freeIdentities, indexes: [] },
+  // Free identities and short-lived records past their time, for the maintenance purge.
+  { name: C.freeIdentities, indexes: [['expires_at']] },
+  { name: C.expiring, indexes: [['expires_at']] },
   { name: C.consumers, indexes: [] },
   { name: C.consumerEmails, indexes: [] },
   { name: C.magicLinks, indexes: [['expires_at']] },
@@ -109,4 +118,6 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
       ['open', 'next_attempt_at'],
     ],
   },
+  // An endpoint's delivery log, newest first, of all attempts or of those that left the delivery in one state.
+  { name: C.webhookAttempts, indexes: [['webhook_id', 'attempted_at'], ['webhook_id', 'state', 'attempted_at']] },
 ];

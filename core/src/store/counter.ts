@@ -7,18 +7,22 @@ import { incremented } from './increment-rule.js';
  * Adds `by` to the `count` of a counter document with the store's atomic increment, creating the
  * counter at 0 on first use. Answers the new count, or `'over_max'` when `bounds.max` refused it.
  * Counters are the documents every request touches, so they never go through compare-and-set.
+ * A counter given `expiresAt` (a rate window) lives among the expiring records, which the
+ * maintenance job deletes after that time; without it, it is kept.
  */
 export const addToCounter = async (
   deps: CoreDeps,
   id: string,
   by: number,
   bounds?: IncrementBounds,
+  expiresAt?: string,
 ): Promise<number | 'over_max'> => {
+  const collection = expiresAt === undefined ? C.counters : C.expiring;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const outcome = await deps.store.increment(C.counters, id, 'count', by, bounds);
+    const outcome = await deps.store.increment(collection, id, 'count', by, bounds);
     if (outcome !== 'absent') return outcome;
     // Only the first use creates it; a concurrent creator makes this one answer 'exists'.
-    await deps.store.insert(C.counters, { id, count: 0 });
+    await deps.store.insert(collection, expiresAt === undefined ? { id, count: 0 } : { id, count: 0, expires_at: expiresAt });
   }
   throw new Error(`counter ${id} vanished while it was being incremented`);
 };

@@ -10,6 +10,7 @@ import { acquireLease } from '../store/leases.js';
 import { sweepOutboxes } from '../store/outbox.js';
 import { expireNow } from './identity-access.js';
 import { purgeIdempotencyKeys } from './idempotency.js';
+import { purgeExpiredRecords } from './purge-expired.js';
 
 export interface MaintenanceReport {
   /** Whether this process held the maintenance lease for this tick. */
@@ -17,6 +18,8 @@ export interface MaintenanceReport {
   readonly expired: number;
   readonly outboxesFlushed: number;
   readonly idempotencyKeysPurged: number;
+  /** Rate-limit windows, used grants, free-tier address places and free identity records past their time. */
+  readonly expiredRecordsPurged: number;
   /** Trials that ran out (ACTIVE → EXPIRED), and those whose grace ran out (resources deleted). */
   readonly trialsExpired: number;
   readonly trialsPurged: number;
@@ -26,9 +29,10 @@ const LEASE = 'maintenance';
 
 /**
  * One tick of the store-backed maintenance job: expires identities whose TTL elapsed, flushes
- * outboxes a crash left behind, purges old idempotency keys. Any number of processes may tick
- * side by side: the lease keeps them from doing the same work, and each expiry is a
- * compare-and-set, so even two holders (a lease that ran out mid-tick) never emit an event twice.
+ * outboxes a crash left behind, purges old idempotency keys and short-lived records past their
+ * time (purge-expired.ts). Any number of processes may tick side by side: the lease keeps them
+ * from doing the same work, and each expiry is a compare-and-set, so even two holders (a lease
+ * that ran out mid-tick) never emit an event twice.
  */
 export const runMaintenanceTick = async (
   deps: CoreDeps,
@@ -36,7 +40,7 @@ export const runMaintenanceTick = async (
   options: { readonly leaseMs?: number; readonly batch?: number } = {},
 ): Promise<MaintenanceReport> => {
   if (!(await acquireLease(deps, LEASE, owner, options.leaseMs ?? 30_000))) {
-    return { leader: false, expired: 0, outboxesFlushed: 0, idempotencyKeysPurged: 0, trialsExpired: 0, trialsPurged: 0 };
+    return { leader: false, expired: 0, outboxesFlushed: 0, idempotencyKeysPurged: 0, expiredRecordsPurged: 0, trialsExpired: 0, trialsPurged: 0 };
   }
   const due = await deps.store.find(C.identities, {
     where: { status: { in: [...LIVE_STATUSES] } },
@@ -51,8 +55,9 @@ export const runMaintenanceTick = async (
   }
   const outboxesFlushed = await sweepOutboxes(deps);
   const idempotencyKeysPurged = await purgeIdempotencyKeys(deps);
+  const expiredRecordsPurged = await purgeExpiredRecords(deps);
   const trials = await trialClockTick(deps, (orgId, since) => squashTrialIdentities(deps, orgId, since));
-  return { leader: true, expired, outboxesFlushed, idempotencyKeysPurged, trialsExpired: trials.expired, trialsPurged: trials.purged };
+  return { leader: true, expired, outboxesFlushed, idempotencyKeysPurged, expiredRecordsPurged, trialsExpired: trials.expired, trialsPurged: trials.purged };
 };
 
 /** A trial's resources, deleted when its grace runs out: the live identities made since it began. */

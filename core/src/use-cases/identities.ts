@@ -17,15 +17,18 @@ import { provisionIdentities, resolveDomain } from './provision-identities.js';
 export type { Page } from '../store/page.js';
 import type { Page } from '../store/page.js';
 
-/** Creates one identity: `provisioned`, expiring after `ttl_hours` (default 24), within quota. */
+/**
+ * Creates one identity: `provisioned`, expiring after `ttl_hours` (default 24), within quota
+ * (and within `maxLive` live identities of the organization when given).
+ */
 export const createIdentity =
   (deps: CoreDeps) =>
-  (principal: Principal, input: CreateIdentityBody): TE.TaskEither<DomainError, Identity> =>
+  (principal: Principal, input: CreateIdentityBody, cap: { readonly maxLive?: number } = {}): TE.TaskEither<DomainError, Identity> =>
     pipe(
       () => resolveDomain(deps, principal, input.domain),
       TE.flatMap((domain) => () => {
         const spec = { label: input.label, ttlHours: input.ttl_hours ?? TTL_HOURS.default, metadata: input.metadata };
-        return provisionIdentities(deps, principal, [spec], { domain });
+        return provisionIdentities(deps, principal, [spec], { domain, ...cap });
       }),
       TE.map(([record]) => toIdentity(record!)),
     );

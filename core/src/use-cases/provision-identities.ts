@@ -29,6 +29,8 @@ export interface Placement {
   readonly parent?: IdentityRecord;
   /** When set, the batch may not exceed the plan's bulk batch size. */
   readonly bulk?: boolean;
+  /** A lower cap than the plan's on the organization's live identities (a consumer's plan). */
+  readonly maxLive?: number;
 }
 
 /** The inbox domain, which every identity may use. */
@@ -145,8 +147,9 @@ export const provisionIdentities = async (
   if (placement.bulk === true && specs.length > limits.bulkBatchSize) {
     return E.left(batchTooLarge(limits.bulkBatchSize, specs.length));
   }
-  if (!(await reserveIdentities(deps, principal.orgId, specs.length, limits.identities))) {
-    return E.left(quotaExceeded('identities', limits.identities, specs.length));
+  const cap = Math.min(limits.identities, placement.maxLive ?? Number.POSITIVE_INFINITY);
+  if (!(await reserveIdentities(deps, principal.orgId, specs.length, cap))) {
+    return E.left(quotaExceeded('identities', cap, specs.length));
   }
   const created: IdentityRecord[] = [];
   const direct = deps.store.insertAll !== undefined;

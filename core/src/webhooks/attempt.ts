@@ -5,6 +5,7 @@ import { addToCounter } from '../store/counter.js';
 import { dueBy } from '../store/due-by.js';
 import { withoutVersion } from '../store/compare-and-set.js';
 import { afterAttempt, isAbandoned, MAX_ABANDONED_CLAIMS } from './attempt-outcome.js';
+import { attemptRecordOf, type AttemptRecord } from './attempt-record.js';
 import type { DeliveryJob } from './delivery-job.js';
 import { claimJob, closeJob } from './delivery-job.js';
 import type { WebhookRecord } from './endpoint.js';
@@ -88,13 +89,26 @@ const send = async (a: AttemptContext, claimed: DeliveryJob, endpoint: WebhookRe
 };
 
 /**
- * Delivers a job this worker holds and records the outcome by compare-and-set on the version it
- * claimed: if the lease passed to another worker meanwhile, that worker's record wins and this
- * outcome is dropped (`lost`).
+ * Writes the job after an attempt by compare-and-set on the version claimed, then the attempt's
+ * record of the delivery log (insert-if-absent under an id derived from the delivery and
+ * attempt). Answers whether the outcome was recorded.
+ */
+const recordOutcome = async (deps: WebhookDeps, next: DeliveryJob, version: number, logged: AttemptRecord | undefined): Promise<boolean> => {
+  if (!(await deps.store.replace(C.webhookDeliveries, next, version))) return false;
+  if (logged !== undefined) await deps.store.insert(C.webhookAttempts, logged);
+  return true;
+};
+
+/**
+ * Delivers a job this worker holds and records the outcome (with the attempt's row of the
+ * delivery log) by compare-and-set on the version it claimed: if the lease passed to another
+ * worker meanwhile, that worker's record wins and this outcome is dropped (`lost`).
  */
 export const deliverClaimed = async (a: AttemptContext, held: Claimed, endpoint: WebhookRecord | undefined): Promise<JobOutcome> => {
   const next = await send(a, held.job, endpoint);
-  if (!(await a.deps.store.replace(C.webhookDeliveries, next, held.version))) return 'lost';
+  // Only an attempt that was made is logged (not an endpoint deleted meanwhile).
+  const logged = next.attempt > held.job.attempt ? attemptRecordOf(next) : undefined;
+  if (!(await recordOutcome(a.deps, next, held.version, logged))) return 'lost';
   if (next.status === 'failed') await countFailed(a.deps);
   return next.status;
 };

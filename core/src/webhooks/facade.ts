@@ -4,7 +4,7 @@ import type { CoreDeps } from '../deps.js';
 import { basicUrlGuard } from './basic-url-guard.js';
 import type { DeliverOptions } from './deliver.js';
 import { deliverTick } from './deliver.js';
-import { listDeliveries } from './deliveries.js';
+import { listDeliveries, listDeliveryAttempts } from './deliveries.js';
 import type { DeliveryPoolOptions } from './delivery-pool.js';
 import { createDeliveryPool } from './delivery-pool.js';
 import type { DispatchOptions } from './dispatch.js';
@@ -60,6 +60,8 @@ export const webhooksFacade = (deps: WebhookDeps, durableSecrets: boolean) => ({
   rotateSecret: run(rotateWebhookSecret(deps)),
   replay: run(replayWebhookEvent(deps)),
   deliveries: run(listDeliveries(deps)),
+  /** The delivery log: every attempt, newest first (`GET /v1/webhooks/{id}/deliveries`). */
+  attempts: run(listDeliveryAttempts(deps)),
   /**
    * Reads new events (relay `webhooks`, its own cursor) and enqueues their deliveries; with
    * `handoff` (a delivery pool of this process), the jobs it has room for start at once.

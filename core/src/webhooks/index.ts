@@ -12,6 +12,7 @@ export { WEBHOOK_RELAY, type DispatchOptions, type DispatchReport } from './disp
 export type { DeliverOptions, DeliverReport } from './deliver.js';
 export type { DeliveryHandoff, DeliveryPool, DeliveryPoolOptions } from './delivery-pool.js';
 export type { Delivery, DeliveryJob, DeliveryPayload } from './delivery-job.js';
+export type { DeliveryAttempt } from './attempt-record.js';
 export type { IssuedWebhook, RotatedSecret, Webhook } from './endpoint.js';
 export type { ReplayQueued } from './replay.js';
 export type { WebhookOptions } from './facade.js';

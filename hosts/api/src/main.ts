@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { restartNotice } from './bootstrap.js';
 import type { HostConfig } from './config.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { RunningHost } from './host.js';
@@ -30,19 +31,34 @@ const printNewKey = (host: RunningHost, config: HostConfig, key: string): void =
   );
 };
 
+/**
+ * Stops on SIGINT (Ctrl-C) and SIGTERM alike: "stopping…", then the host's "stopped", exit 0.
+ * The handlers stay installed: under `npm start` a Ctrl-C reaches node twice (from the terminal
+ * and forwarded by npm), and a second signal without a handler would kill the process mid-stop
+ * (exit 130, no "stopped"). Repeats are ignored; the grace period bounds the stop.
+ */
 const stopOnSignals = (host: RunningHost, logger: Logger): void => {
+  let stopping = false;
+  // Shown whatever LOG_LEVEL: the person who pressed Ctrl-C should see the host heard it.
+  const notice = logger.child({}, { level: 'info' });
   const stop = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, `${signal} received, shutting down`);
+    if (stopping) return;
+    stopping = true;
+    notice.info({ signal }, 'stopping…');
     host.close().then(
-      () => process.exit(0),
+      () => {
+        // The host logs "stopped" at info; below that level the person still sees it here.
+        if (!logger.isLevelEnabled('info')) notice.info({}, 'stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 };
 
 /** `npm start`: the host on its embedded defaults, configured from the environment. */
@@ -66,11 +82,7 @@ const main = async (): Promise<void> => {
   else if (host.bootstrap.kind === 'existing') {
     // Shown whatever LOG_LEVEL, like the first start's notice: it tells the person who ran
     // `npm start` where the API is and how to get a key.
-    logger.child({}, { level: 'info' }).info(
-      { url: host.url, keyId: host.bootstrap.keyId },
-      `ephemail is running on ${host.url}. The development key ${host.bootstrap.keyId} was printed at first start; ` +
-        `make another with: npx ephemail keys create --org ${config.BOOTSTRAP_ORG_ID} --project ${config.BOOTSTRAP_PROJECT_ID} --scopes identities:read,identities:write`,
-    );
+    logger.child({}, { level: 'info' }).info({ url: host.url, keyId: host.bootstrap.keyId }, restartNotice(host.url, host.bootstrap.keyId, config));
   }
 };
 

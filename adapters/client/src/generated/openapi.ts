@@ -1399,7 +1399,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The delivery log of the endpoint, newest first.
+         * The delivery log of the endpoint: every attempt, newest first (a delivery retried three times shows three rows).
          * @description Scopes: webhooks:read.
          */
         get: {
@@ -1407,7 +1407,7 @@ export interface paths {
                 query?: {
                     limit?: string;
                     offset?: string;
-                    state?: "pending" | "delivering" | "delivered" | "failed";
+                    state?: "pending" | "delivered" | "failed";
                 };
                 header?: {
                     /** @description Organization of the credential. */
@@ -1427,7 +1427,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["DeliveryAttemptPage"];
+                    };
                 };
                 /** @description Error. */
                 default: {
@@ -1731,7 +1733,7 @@ export interface paths {
                         target_url: string;
                         /** @description A live identity of the project: its address is sent to the target. */
                         identity_id: string;
-                        /** @description Seconds to wait for the mail after the trigger, 10..3600 (default 120). */
+                        /** @description Seconds to wait for the mail after the trigger, 1..3600 (default 120). */
                         timeout_seconds?: number;
                         /** @description How to shape the trigger request for a form that needs more than {"email": …}. Header values are never shown back. */
                         request?: {
@@ -1805,7 +1807,7 @@ export interface paths {
                         target_url: string;
                         /** @description A live identity of the project: its address is sent to the target. */
                         identity_id: string;
-                        /** @description Seconds to wait for the mail after the trigger, 10..3600 (default 120). */
+                        /** @description Seconds to wait for the mail after the trigger, 1..3600 (default 120). */
                         timeout_seconds?: number;
                         /** @description How to shape the trigger request for a form that needs more than {"email": …}. Header values are never shown back. */
                         request?: {
@@ -3397,7 +3399,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["NotificationPage"];
+                    };
                 };
                 /** @description Error. */
                 default: {
@@ -3448,7 +3452,9 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Notification"];
+                    };
                 };
                 /** @description Error. */
                 default: {
@@ -3681,6 +3687,57 @@ export interface paths {
                     };
                 };
                 /** @description Error: 403 invalid_download_signature, 410 download_expired, 404 export_not_found. */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/consumer/inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The consumer's live inbox: mail and its redacted codes and links as they arrive (Server-Sent Events).
+         * @description Server-Sent Events of the consumer's identities: `event: inbound.received` (data: InboxMessageData) when mail arrives, `event: extraction.completed` (data: InboxExtractionData, redacted) when a code or link was found in it. Each event's `id` is its position in the event log. The stream opens with `retry: 2000`; a comment line (`: keep-alive`) every 15 s keeps idle connections open. Without Last-Event-ID the stream starts at the newest event.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description Resume after this event id: every event logged after it is sent, nothing lost between connections. */
+                    "Last-Event-ID"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An endless text/event-stream (never cached). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Error: 401 unauthorized without a session, 401 session_expired. */
                 default: {
                     headers: {
                         [name: string]: unknown;
@@ -4247,6 +4304,87 @@ export interface components {
              * @enum {string}
              */
             plan?: "trial" | "human_paid";
+        };
+        Notification: {
+            /** @description The notif_ id. */
+            id: string;
+            /**
+             * @description The event that caused the notification.
+             * @constant
+             */
+            type: "extraction.completed";
+            /**
+             * @description The kind of secret that arrived: a code (otp) or a link (magic_link).
+             * @enum {string}
+             */
+            secret_type: "otp" | "magic_link";
+            title: string;
+            /** @description The redacted value and where the secret was mailed; never the raw secret. */
+            body: string;
+            read: boolean;
+            /** @description ISO 8601 in UTC with milliseconds. */
+            created_at: string;
+            identity_id: string;
+        };
+        NotificationPage: {
+            items: components["schemas"]["Notification"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        InboxMessageData: {
+            identity_id: string;
+            message_id: string;
+            /** @description The sender address. */
+            from: string;
+            /** @description Secrets in it are masked. */
+            subject: string;
+            /** @description Bytes of the raw message. */
+            size: number;
+            /** @description ISO 8601 in UTC with milliseconds. */
+            received_at: string;
+        };
+        InboxExtractionData: {
+            identity_id: string;
+            message_id: string;
+            /** @enum {string} */
+            type: "otp" | "magic_link";
+            /** @description The raw secret is only at GET /v1/consumer/identities/{identity_id}/secret. */
+            redacted_value: string;
+            confidence: number;
+        };
+        DeliveryAttempt: {
+            /** @description The att_ id of the attempt. */
+            id: string;
+            /** @description The dlv_ id of the delivery (one event to this endpoint; a replay is a new delivery). */
+            delivery_id: string;
+            /** @description The event delivered: the id in the body the receiver got. */
+            event_id: string;
+            event_type: string;
+            /** @description 1 for the first attempt of the delivery, 2 for its first retry, … */
+            attempt: number;
+            /**
+             * @description What the delivery became after this attempt: pending (a retry was scheduled), delivered (a 2xx), failed (the last attempt, or a 410).
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed";
+            /** @description The HTTP status the receiver answered; null when there was no answer (timeout, refused, DNS, TLS). */
+            status_code: number | null;
+            duration_ms: number | null;
+            /** @description Why the attempt failed; null when it succeeded. */
+            error: string | null;
+            /** @description ISO 8601 in UTC with milliseconds. */
+            attempted_at: string;
+            /** @description On the last attempt of a delivery not yet finished: when the next attempt is due; otherwise null. */
+            next_retry_at: string | null;
+            /** @description Whether the delivery was queued by a replay. */
+            replay: boolean;
+        };
+        DeliveryAttemptPage: {
+            items: components["schemas"]["DeliveryAttempt"][];
+            total: number;
+            limit: number;
+            offset: number;
         };
     };
     responses: never;

@@ -69,12 +69,12 @@ export const consumerRoutes = (app: Ephemail): Route[] => [
     handle: ({ principal, params, query }) => app.consumer.messages.get(principal, params.identity_id!, params.message_id!, { reveal: query.reveal }),
   }),
   route<undefined, ConsumerPageQuery>({
-    method: 'get', path: '/v1/consumer/notifications', tag, scopes: [], status: 200, query: ConsumerPageQuery, auth: 'consumer',
+    method: 'get', path: '/v1/consumer/notifications', tag, scopes: [], status: 200, query: ConsumerPageQuery, auth: 'consumer', response: 'NotificationPage',
     summary: "The consumer's notifications, newest first: a code or link arrived (redacted; the secret is mailed to the consumer).",
     handle: ({ principal, query }) => app.consumer.notifications.list(principal, query),
   }),
   route({
-    method: 'post', path: '/v1/consumer/notifications/:notification_id/read', tag, scopes: [], status: 200, body: EmptyBody, auth: 'consumer',
+    method: 'post', path: '/v1/consumer/notifications/:notification_id/read', tag, scopes: [], status: 200, body: EmptyBody, auth: 'consumer', response: 'Notification',
     summary: 'Mark a notification read.',
     handle: ({ principal, params }) => app.consumer.notifications.markRead(principal, params.notification_id!),
   }),

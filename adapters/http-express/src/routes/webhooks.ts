@@ -56,8 +56,8 @@ export const webhookRoutes = (app: Ephemail): Route[] => [
     handle: ({ principal, params, body }) => app.webhooks.replay(principal, params.webhook_id!, body.event_id),
   }),
   route<undefined, ListDeliveriesQuery>({
-    method: 'get', path: `${ID}/deliveries`, tag, scopes: READ, status: 200, query: ListDeliveriesQuery,
-    summary: 'The delivery log of the endpoint, newest first.',
-    handle: ({ principal, params, query }) => app.webhooks.deliveries(principal, params.webhook_id!, query),
+    method: 'get', path: `${ID}/deliveries`, tag, scopes: READ, status: 200, query: ListDeliveriesQuery, response: 'DeliveryAttemptPage',
+    summary: 'The delivery log of the endpoint: every attempt, newest first (a delivery retried three times shows three rows).',
+    handle: ({ principal, params, query }) => app.webhooks.attempts(principal, params.webhook_id!, query),
   }),
 ];
