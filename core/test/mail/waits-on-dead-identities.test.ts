@@ -59,3 +59,16 @@ test('dead waits: a wait ends with IdentityExpired when the expiry job expires t
   t.deepEqual(E.isLeft(outcome) && outcome.left, { _tag: 'IdentityExpired', id: identity.id });
   t.is(tagOf(await event), 'IdentityExpired');
 });
+
+test('dead waits: a wait ends with IdentityExpired when the TTL runs out while it waits, though no expiry job runs', async (t) => {
+  t.timeout(20_000, 'a wait that slept past the TTL would run its 60 s');
+  const { app, clock, principal, newIdentity, sleeping } = await scriptedService();
+  const identity = await newIdentity(1);
+  // 50 ms of the injected clock before the TTL ends: the wait sleeps no later than that, then looks again.
+  clock.advance(HOUR - 50);
+  const waiting = app.extractions.latest(principal, identity.id, { waitSeconds: 60, type: 'otp' });
+  await sleeping(1);
+  clock.advance(100);
+  t.is(tagOf(await waiting), 'IdentityExpired');
+  t.is(right(await app.identities.get(principal, identity.id)).status, 'expired', 'a read after it records the expiry');
+});
