@@ -93,6 +93,32 @@ test('cli wait: --code prints a code that arrived before a link at once, and --l
   t.is(link.output().stdout, `${LINK}\n`);
 });
 
+/** What `extractions/latest?type=` answers now: the raw value, or undefined on 404. */
+const latestOfType = async (key: string, id: string, type: 'otp' | 'magic_link') => {
+  const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT };
+  const res = await fetch(`${host.url}/v1/identities/${id}/extractions/latest?type=${type}&reveal=true`, { headers });
+  return res.status === 404 ? undefined : ((await res.json()) as { value: string }).value;
+};
+
+test('cli wait: one mail holding a code and a link prints, for --code and for --link, what the API serves by type', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  await send(identity.email, { subject: 'Sign in to Shop', text: `Your code is ${CODE}.\nOr sign in with this link: ${LINK}`, html: `<p>Your code is <b>${CODE}</b>.</p><p>Or <a href="${LINK}">sign in</a>.</p>` });
+  let printed = 0;
+  for (const [flag, type, expected] of [['--code', 'otp', CODE], ['--link', 'magic_link', LINK]] as const) {
+    // Whether the runner-up is served is the engine's call (its confidence): the CLI must print exactly what the API serves.
+    const served = await latestOfType(key, identity.id, type);
+    if (served === undefined) continue;
+    t.is(served, expected);
+    const cli = spawnNode(CLI, ['wait', '--identity', identity.id, flag, '--timeout', '20'], env(key));
+    t.teardown(() => cli.child.kill('SIGKILL'));
+    t.is(await cli.exited, 0, cli.output().stderr);
+    t.is(cli.output().stdout, `${expected}\n`);
+    printed += 1;
+  }
+  t.true(printed >= 1, 'the mail serves at least the type of its winner');
+});
+
 const squash = async (key: string, id: string) => {
   const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT, 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
   const res = await fetch(`${host.url}/v1/identities/${id}/squash`, { method: 'POST', headers, body: '{}' });

@@ -167,6 +167,22 @@ test('mcp: after a code mail and then a link mail, wait_for_code answers the cod
   t.like(code.structuredContent, { code: CODE, revealed: true });
 });
 
+test('mcp: one mail holding a code and a link answers wait_for_code and wait_for_link with what the API serves by type', async (t) => {
+  const connected = await connectStdio(revealing);
+  t.teardown(() => connected.close());
+  const inbox = await createInbox(t, connected);
+  const html = `<p>Your sign-in code is <b>${CODE}</b>.</p><p>Or <a href="${LINK}">sign in with one click</a>.</p>`;
+  await sendMail(host, { to: inbox.email, subject: 'Sign in to App', text: `Your sign-in code is ${CODE}.\nOr sign in with this link: ${LINK}`, html });
+  const code = await call(connected.client, 'wait_for_code', { inbox_id: inbox.id, timeout_seconds: 2 });
+  const link = await call(connected.client, 'wait_for_link', { inbox_id: inbox.id, timeout_seconds: 2 });
+  // Whether the runner-up is sure enough is the engine's call; each answer is either the secret or an accurate timeout.
+  for (const [got, field, value] of [[code, 'code', CODE], [link, 'link', LINK]] as const) {
+    if (got.isError) t.regex(textOf(got), /^wait_timeout: .* It holds 1 message, the latest from no-reply@app\.example\.com \("Sign in to App"/);
+    else t.like(got.structuredContent, { [field]: value, message_id: (code.structuredContent ?? link.structuredContent)!.message_id });
+  }
+  t.false(Boolean(code.isError) && Boolean(link.isError), 'the mail answers at least the type of its winner');
+});
+
 test('mcp: a timeout on an inbox that got mail without a code says so and points at read_latest_message, not at the address', async (t) => {
   const connected = await connectStdio(revealing);
   t.teardown(() => connected.close());
