@@ -54,8 +54,9 @@ export const waitWhileLive = async <T>(
   const deadline = Date.now() + budget.waitSeconds * 1000;
   for (;;) {
     const left = deadline - Date.now();
-    const untilExpiry = Math.max(MIN_EXPIRY_STEP_MS, Date.parse(expiresAt) - deps.clock.now().getTime());
-    const outcome = await waiters.until(identity.id, check, Math.min(left, untilExpiry), budget.signal);
+    const untilExpiry = Date.parse(expiresAt) - deps.clock.now().getTime();
+    const step = Number.isFinite(untilExpiry) ? Math.min(left, Math.max(MIN_EXPIRY_STEP_MS, untilExpiry)) : left;
+    const outcome = await waiters.until(identity.id, check, step, budget.signal);
     if (outcome !== undefined) return outcome;
     if (Date.now() >= deadline || budget.signal?.aborted === true || waiters.ended) return E.right(undefined);
   }
