@@ -55,3 +55,17 @@ test('latest by type: a wait for a link wakes on a mail whose link is a runner-u
   await deliver(identity.email, CODE, LINK);
   t.like(right(await waiting), { type: 'magic_link', value: LINK.value, runner_up: true });
 });
+
+test('latest by type: an identity that had an extraction before pointers were kept is read by type from its latest extraction, and gets no pointers later', async (t) => {
+  const { app, principal, deliver, newIdentity } = await scriptedService();
+  const identity = await newIdentity();
+  await deliver(identity.email, CODE);
+  // As a record written by an earlier version: a latest extraction, no per-type pointers.
+  await app.deps.store.update('identities', identity.id, ({ version: _version, latest_extraction_by_type: _pointers, ...rest }) => rest);
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, type: 'otp' })), { value: CODE.value });
+  await deliver(identity.email, LINK);
+  const stored = (await app.deps.store.get('identities', identity.id))!;
+  t.false('latest_extraction_by_type' in stored && stored.latest_extraction_by_type !== undefined, 'pointers started now would hide its older code');
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, type: 'magic_link' })), { value: LINK.value });
+  t.is(tagOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, type: 'otp' })), 'ExtractionNotFound', 'its older code is not found by type (the latest extraction is a link)');
+});
