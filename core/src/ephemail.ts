@@ -32,7 +32,8 @@ import type { Meter } from './metrics/meter.js';
 import { noMeter } from './metrics/meter.js';
 import { registerStoreGauges } from './metrics/store-gauges.js';
 import { Waiters } from './mail/waiters.js';
-import { getMessage, getRawMessage, latestEventWaiting, latestExtraction, listMessages } from './use-cases/mail-reads.js';
+import { getMessage, getRawMessage, latestEventWaiting, listMessages } from './use-cases/mail-reads.js';
+import { latestExtraction } from './use-cases/latest-extraction.js';
 import type { DomainOptions } from './domains/facade.js';
 import { reliabilityFacade } from './reliability/facade.js';
 import { exportsFacade } from './exports/facade.js';
@@ -125,7 +126,9 @@ export const createEphemail = (options: EphemailOptions) => {
     },
     ready: () => deps.store.ping(),
     close: async () => {
-      waiters.close();
+      // Waits read their last answer before the store closes under them.
+      waiters.end();
+      await waiters.idle();
       await apiCalls.close().catch(() => undefined);
       await deps.store.close();
     },
@@ -136,7 +139,20 @@ export const createEphemail = (options: EphemailOptions) => {
       cursors: createMailboxCursorStore(deps),
     },
     extractions: {
+      /** The latest extraction (of a `type`, if given), waiting up to `waitSeconds` for one (newer than `after`). */
       latest: run(latestExtraction(deps, waiters)),
+    },
+    longPolls: {
+      /** Long-polls waiting now. */
+      open: () => waiters.open,
+      /** Timers held by waiting long-polls: each ends with its wait (answered, timed out, abandoned by its caller, or ended). */
+      sleeping: () => waiters.sleeping,
+      /**
+       * Ends every long-poll now, each answering what the store holds, and makes later ones answer
+       * without waiting: a host calls it first when shutting down, so waits do not hold its HTTP
+       * server open. `close()` does it too.
+       */
+      end: () => waiters.end(),
     },
     messages: {
       list: run(listMessages(deps)),

@@ -53,6 +53,8 @@ export {
 export { digestForStorage, EXTRACTION_BOUNDS, MESSAGE_BOUNDS, withoutSpannedBodies, type MessageRecord } from './mail/message-record.js';
 export type { BodySpan, StorageDigest } from './mail/body-span.js';
 export { Waiters } from './mail/waiters.js';
+export { answerOfType, typesServed, type ExtractionAnswer } from './mail/extraction-pick.js';
+export { type LatestExtractionOptions } from './use-cases/latest-extraction.js';
 export { toAuthenticationView, type AuthenticationView, type ShownVerdict } from './mail/authentication-view.js';
 export { type WaitOptions } from './use-cases/mail-reads.js';
 export { relayTick, type RelayOptions, type RelayReport } from './store/event-relay.js';

@@ -119,7 +119,14 @@ const revealField = {
   reveal: z.enum(['true', 'false']).optional().transform((value) => value === 'true').describe('Raw values; needs secrets:read.'),
 };
 
-export const LatestExtractionQuery = z.strictObject({ ...waitFields, ...revealField });
+export const LatestExtractionQuery = z.strictObject({
+  ...waitFields,
+  ...revealField,
+  type: z
+    .enum(['otp', 'magic_link'])
+    .optional()
+    .describe('Only a secret of this type: the latest extraction holding one, as its winner or as a runner-up of confidence ≥ 0.5.'),
+});
 export type LatestExtractionQuery = z.infer<typeof LatestExtractionQuery>;
 
 export const ListMessagesQuery = pageQuery(50, 200).extend(revealField);

@@ -77,6 +77,77 @@ test('cli wait: --link prints the magic link, stepping past a code', async (t) =
   t.is(cli.output().stdout, `${LINK}\n`);
 });
 
+test('cli wait: --code prints a code that arrived before a link at once, and --link the link', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  await send(identity.email, { subject: 'Your code', text: `Use ${CODE} to finish signing in.` });
+  await send(identity.email, { subject: 'Sign in to Shop', html: `<p><a href="${LINK}">Sign in</a></p>` });
+  // Before reads by type, --code stepped past the latest extraction (the link) and timed out.
+  const code = spawnNode(CLI, ['wait', '--identity', identity.id, '--code', '--timeout', '20'], env(key));
+  t.teardown(() => code.child.kill('SIGKILL'));
+  t.is(await code.exited, 0, code.output().stderr);
+  t.is(code.output().stdout, `${CODE}\n`);
+  const link = spawnNode(CLI, ['wait', '--identity', identity.id, '--link', '--timeout', '20'], env(key));
+  t.teardown(() => link.child.kill('SIGKILL'));
+  t.is(await link.exited, 0, link.output().stderr);
+  t.is(link.output().stdout, `${LINK}\n`);
+});
+
+/** What `extractions/latest?type=` answers now: the raw value, or undefined on 404. */
+const latestOfType = async (key: string, id: string, type: 'otp' | 'magic_link') => {
+  const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT };
+  const res = await fetch(`${host.url}/v1/identities/${id}/extractions/latest?type=${type}&reveal=true`, { headers });
+  return res.status === 404 ? undefined : ((await res.json()) as { value: string }).value;
+};
+
+test('cli wait: one mail holding a code and a link prints, for --code and for --link, what the API serves by type', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  await send(identity.email, { subject: 'Sign in to Shop', text: `Your code is ${CODE}.\nOr sign in with this link: ${LINK}`, html: `<p>Your code is <b>${CODE}</b>.</p><p>Or <a href="${LINK}">sign in</a>.</p>` });
+  let printed = 0;
+  for (const [flag, type, expected] of [['--code', 'otp', CODE], ['--link', 'magic_link', LINK]] as const) {
+    // Whether the runner-up is served is the engine's call (its confidence): the CLI must print exactly what the API serves.
+    const served = await latestOfType(key, identity.id, type);
+    if (served === undefined) continue;
+    t.is(served, expected);
+    const cli = spawnNode(CLI, ['wait', '--identity', identity.id, flag, '--timeout', '20'], env(key));
+    t.teardown(() => cli.child.kill('SIGKILL'));
+    t.is(await cli.exited, 0, cli.output().stderr);
+    t.is(cli.output().stdout, `${expected}\n`);
+    printed += 1;
+  }
+  t.true(printed >= 1, 'the mail serves at least the type of its winner');
+});
+
+const squash = async (key: string, id: string) => {
+  const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT, 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+  const res = await fetch(`${host.url}/v1/identities/${id}/squash`, { method: 'POST', headers, body: '{}' });
+  if (res.status !== 200) throw new Error(`squash answered ${res.status}`);
+};
+
+test('cli wait: a squashed identity exits 5 at once, saying no mail can arrive, even if it holds an old code', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  await send(identity.email, { subject: 'Your code', text: `Use ${CODE} to finish signing in.` });
+  await squash(key, identity.id);
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--code', '--timeout', '60'], env(key));
+  t.teardown(() => cli.child.kill('SIGKILL'));
+  t.is(await cli.exited, 5);
+  t.is(cli.output().stdout, '', 'the old code is not printed');
+  t.regex(cli.output().stderr, new RegExp(`^ephemail wait: identity ${identity.id} was squashed \\(deleted\\): it receives no more mail, so no code can arrive; create a new identity \\(identity_already_squashed, request req_`));
+});
+
+test('cli wait: an identity squashed during the wait ends it at once with exit 5', async (t) => {
+  const key = await keyWith(SCOPES);
+  const identity = await newIdentity(key);
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--link', '--timeout', '60'], env(key));
+  t.teardown(() => cli.child.kill('SIGKILL'));
+  await someoneWaits();
+  await squash(key, identity.id);
+  t.is(await cli.exited, 5);
+  t.regex(cli.output().stderr, /was squashed \(deleted\): it receives no more mail, so no link can arrive/);
+});
+
 test('cli wait: flags override the environment', async (t) => {
   const key = await keyWith(SCOPES);
   const identity = await newIdentity(key);

@@ -90,7 +90,6 @@ test('client e2e: nothing arriving ends in EphemailTimeoutError; an abort ends t
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 200);
   const abortStarted = Date.now();
-  // Kept short: the host holds an abandoned long-poll (and its timer) until its `wait` ends.
   const aborted = await t.throwsAsync(client.waitForLink(identity.id, { timeoutMs: 4_000, signal: controller.signal }), { any: true });
   t.is((aborted as Error).name, 'AbortError');
   t.true(Date.now() - abortStarted < 2_000, 'the abort did not wait for the deadline');

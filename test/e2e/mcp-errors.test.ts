@@ -44,7 +44,7 @@ test('mcp errors: waiting on an inbox that gets no mail ends in a wait_timeout r
   const waited = await call(connected.client, 'wait_for_code', { inbox_id: inboxId, timeout_seconds: 2 });
   t.true(Date.now() - started >= 1_900, 'it blocked for the timeout');
   t.true(waited.isError);
-  t.regex(textOf(waited), new RegExp(`^wait_timeout: no code arrived in inbox ${inboxId} within 2 s\\. .*call again`));
+  t.regex(textOf(waited), new RegExp(`^wait_timeout: no code arrived in inbox ${inboxId} within 2 s\\. No email at all has reached it\\. Check that the site was given exactly \\S+@mcp\\.test .*call again`));
 });
 
 test('mcp errors: a refused API key surfaces as unauthorized, and the key is in no text', async (t) => {

@@ -77,6 +77,11 @@ const agentScript = async (t: ExecutionContext, connected: Connected) => {
   const again = await call(client, 'delete_inbox', { inbox_id: inbox.id });
   t.true(again.isError);
   t.regex(textOf(again), /identity_already_squashed.*create_inbox/);
+  // The deleted inbox still holds the code: a wait must say it is gone, not hand the old code back.
+  const afterDelete = await call(client, 'wait_for_code', { inbox_id: inbox.id, timeout_seconds: 30 });
+  t.true(afterDelete.isError);
+  t.regex(textOf(afterDelete), new RegExp(`^ephemail error identity_already_squashed \\(HTTP 409\\): inbox ${inbox.id} was deleted, so no code can arrive in it any more\\. .*create_inbox`));
+  t.false(textOf(afterDelete).includes(CODE));
   t.deepEqual(connected.transportErrors, []);
 };
 
@@ -146,6 +151,46 @@ test('mcp (Streamable HTTP): wait_for_link blocks until the magic link arrives a
   const newer = await call(connected.client, 'wait_for_link', { inbox_id: inbox.id, timeout_seconds: 1, after_extraction_id: first });
   t.true(newer.isError);
   t.regex(textOf(newer), /^wait_timeout: no link arrived in inbox ident_\S+ within 1 s/);
+});
+
+test('mcp: after a code mail and then a link mail, wait_for_code answers the code at once and wait_for_link the link', async (t) => {
+  const connected = await connectStdio(revealing);
+  t.teardown(() => connected.close());
+  const inbox = await createInbox(t, connected);
+  await sendMail(host, { to: inbox.email, subject: 'Your sign-in code', text: `Your verification code is ${CODE}.` });
+  await sendMail(host, { to: inbox.email, subject: 'Verify your email', html: `<p>Confirm your address: <a href="${LINK}">Verify email</a></p>` });
+  const link = await call(connected.client, 'wait_for_link', { inbox_id: inbox.id, timeout_seconds: 20 });
+  t.like(link.structuredContent, { link: LINK, link_kind: 'verify_email' });
+  // Before reads by type, this stepped past the link and timed out advising to check the address.
+  const code = await call(connected.client, 'wait_for_code', { inbox_id: inbox.id, timeout_seconds: 5 });
+  t.falsy(code.isError, textOf(code));
+  t.like(code.structuredContent, { code: CODE, revealed: true });
+});
+
+test('mcp: one mail holding a code and a link answers wait_for_code and wait_for_link with what the API serves by type', async (t) => {
+  const connected = await connectStdio(revealing);
+  t.teardown(() => connected.close());
+  const inbox = await createInbox(t, connected);
+  const html = `<p>Your sign-in code is <b>${CODE}</b>.</p><p>Or <a href="${LINK}">sign in with one click</a>.</p>`;
+  await sendMail(host, { to: inbox.email, subject: 'Sign in to App', text: `Your sign-in code is ${CODE}.\nOr sign in with this link: ${LINK}`, html });
+  const code = await call(connected.client, 'wait_for_code', { inbox_id: inbox.id, timeout_seconds: 2 });
+  const link = await call(connected.client, 'wait_for_link', { inbox_id: inbox.id, timeout_seconds: 2 });
+  // Whether the runner-up is sure enough is the engine's call; each answer is either the secret or an accurate timeout.
+  for (const [got, field, value] of [[code, 'code', CODE], [link, 'link', LINK]] as const) {
+    if (got.isError) t.regex(textOf(got), /^wait_timeout: .* It holds 1 message, the latest from no-reply@app\.example\.com \("Sign in to App"/);
+    else t.like(got.structuredContent, { [field]: value, message_id: (code.structuredContent ?? link.structuredContent)!.message_id });
+  }
+  t.false(Boolean(code.isError) && Boolean(link.isError), 'the mail answers at least the type of its winner');
+});
+
+test('mcp: a timeout on an inbox that got mail without a code says so and points at read_latest_message, not at the address', async (t) => {
+  const connected = await connectStdio(revealing);
+  t.teardown(() => connected.close());
+  const inbox = await createInbox(t, connected);
+  await sendMail(host, { to: inbox.email, subject: 'Welcome aboard', text: 'Thanks for signing up. We are glad to have you.' });
+  const waited = await call(connected.client, 'wait_for_code', { inbox_id: inbox.id, timeout_seconds: 1 });
+  t.true(waited.isError);
+  t.regex(textOf(waited), /^wait_timeout: no code arrived in inbox \S+ within 1 s\. It holds 1 message, the latest from no-reply@app\.example\.com \("Welcome aboard", .*read_latest_message/);
 });
 
 test('mcp: read_latest_message on an inbox without mail answers message null, not an error', async (t) => {

@@ -55,10 +55,8 @@ const rawClient = (options: EphemailClientOptions): Client<paths> => {
 const longPoll =
   (api: Client<paths>): LongPoll =>
   async (identityId, query, signal) => {
-    const result = await api.GET('/v1/identities/{identity_id}/extractions/latest', {
-      params: { path: { identity_id: identityId }, query: { wait: String(query.wait), after: query.after, ...revealQuery(query.reveal) } },
-      signal,
-    });
+    const params = { wait: String(query.wait), after: query.after, type: query.type, ...revealQuery(query.reveal) };
+    const result = await api.GET('/v1/identities/{identity_id}/extractions/latest', { params: { path: { identity_id: identityId }, query: params }, signal });
     if (result.response.status === 404 && result.error?.error.code === 'extraction_not_found') return undefined;
     return ok(result);
   };
@@ -90,9 +88,10 @@ const mailMethods = (api: Client<paths>) => ({
     const params = { path: { identity_id: identityId, message_id: messageId }, query: revealQuery(options.reveal) };
     return ok(await api.GET('/v1/identities/{identity_id}/messages/{message_id}', { params, signal: options.signal }));
   },
-  latestExtraction: async (identityId: string, options: { reveal?: boolean; signal?: AbortSignal } = {}): Promise<Extraction | undefined> => {
-    return longPoll(api)(identityId, { wait: 0, after: undefined, reveal: options.reveal ?? false }, options.signal);
-  },
+  latestExtraction: async (
+    identityId: string,
+    options: { reveal?: boolean; type?: Extraction['type']; signal?: AbortSignal } = {},
+  ): Promise<Extraction | undefined> => longPoll(api)(identityId, { wait: 0, after: undefined, reveal: options.reveal ?? false, type: options.type }, options.signal),
 });
 
 /** A client of the ephemail /v1 API at `options.baseUrl`, acting with `options.apiKey` in the given tenant. */

@@ -14,7 +14,7 @@ export interface EphemailErrorInit {
  * `requestId` when reporting a problem.
  */
 export class EphemailError extends Error {
-  override readonly name = 'EphemailError';
+  override readonly name: string = 'EphemailError';
   /** The HTTP status, e.g. 404. */
   readonly status: number;
   /** The envelope's stable `error.code`, e.g. `identity_not_found`; `http_<status>` when the answer had no envelope. */
@@ -39,6 +39,34 @@ export class EphemailError extends Error {
   }
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The codes of an identity that will never receive mail again. */
+const GONE = { identity_already_squashed: 'squashed', identity_expired: 'expired' } as const;
+
+/**
+ * The identity is squashed or expired (409 `identity_already_squashed` or `identity_expired`):
+ * it receives no more mail, so `waitForCode`/`waitForLink` end with this at once instead of
+ * waiting out their time. Create a new identity; what the old one received can still be read
+ * without waiting (`latestExtraction`, `listMessages`).
+ */
+export class EphemailIdentityGoneError extends EphemailError {
+  override readonly name = 'EphemailIdentityGoneError';
+  /** The identity, as the API named it (`undefined` if the answer did not). */
+  readonly identityId: string | undefined;
+  /** Why it receives no more mail. */
+  readonly state: 'squashed' | 'expired';
+
+  constructor(init: EphemailErrorInit & { readonly code: keyof typeof GONE }) {
+    super(init);
+    const details = isRecord(init.details) ? init.details : {};
+    this.identityId = typeof details.identity_id === 'string' ? details.identity_id : undefined;
+    this.state = GONE[init.code];
+  }
+}
+
+const isGone = (init: EphemailErrorInit): init is EphemailErrorInit & { code: keyof typeof GONE } => init.status === 409 && init.code in GONE;
+
 /** `waitForCode`/`waitForLink` ran out of time before an extraction of the wanted type arrived. */
 export class EphemailTimeoutError extends Error {
   override readonly name = 'EphemailTimeoutError';
@@ -54,8 +82,6 @@ export class EphemailTimeoutError extends Error {
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
-
 /** Milliseconds a `Retry-After` header asks for (seconds or an HTTP date), or `undefined`. */
 export const retryAfterMs = (headers: Headers, now: number = Date.now()): number | undefined => {
   const value = headers.get('retry-after')?.trim();
@@ -70,7 +96,7 @@ export const errorFromResponse = (response: Response, body: unknown): EphemailEr
   const envelope = isRecord(body) && isRecord(body.error) ? body : undefined;
   const error = envelope?.error as Record<string, unknown> | undefined;
   const requestId = typeof envelope?.requestId === 'string' ? envelope.requestId : (response.headers.get('x-request-id') ?? undefined);
-  return new EphemailError({
+  const init: EphemailErrorInit = {
     status: response.status,
     code: typeof error?.code === 'string' ? error.code : `http_${response.status}`,
     message: typeof error?.message === 'string' ? error.message : `HTTP ${response.status} ${response.statusText}`.trim(),
@@ -78,5 +104,6 @@ export const errorFromResponse = (response: Response, body: unknown): EphemailEr
     details: error?.details,
     retryable: envelope?.retryable === true,
     retryAfterMs: retryAfterMs(response.headers),
-  });
+  };
+  return isGone(init) ? new EphemailIdentityGoneError(init) : new EphemailError(init);
 };

@@ -3,7 +3,7 @@
  * types are generated from the host's OpenAPI document (`npm run generate -w adapters/client`).
  */
 export { createEphemailClient, DEFAULT_LABEL } from './client.js';
-export { EphemailError, EphemailTimeoutError } from './errors.js';
+export { EphemailError, EphemailIdentityGoneError, EphemailTimeoutError } from './errors.js';
 export type {
   CallOptions,
   CreateIdentityBody,

@@ -104,10 +104,18 @@ export interface EphemailClient {
   listMessages(identityId: string, query?: { limit?: number; offset?: number; reveal?: boolean }, options?: CallOptions): Promise<Page<MessageSummary>>;
   /** One message; secrets are masked unless `reveal` (needs `secrets:read`). */
   getMessage(identityId: string, messageId: string, options?: CallOptions & { reveal?: boolean }): Promise<Message>;
-  /** The latest extraction now, or `undefined` when there is none yet (404 `extraction_not_found`). */
-  latestExtraction(identityId: string, options?: CallOptions & { reveal?: boolean }): Promise<Extraction | undefined>;
-  /** Waits for a one-time code; rejects with `EphemailTimeoutError` after `timeoutMs`. */
+  /**
+   * The latest extraction now (with `type`, the latest holding a secret of that type), or
+   * `undefined` when there is none yet (404 `extraction_not_found`). Answers what a squashed or
+   * expired identity received, too.
+   */
+  latestExtraction(identityId: string, options?: CallOptions & { reveal?: boolean; type?: Extraction['type'] }): Promise<Extraction | undefined>;
+  /**
+   * Waits for a one-time code (the latest, or newer than `after`), a sure runner-up code of a mail
+   * whose link ranked first included; rejects with `EphemailTimeoutError` after `timeoutMs`, and
+   * at once with `EphemailIdentityGoneError` when the identity is (or becomes) squashed or expired.
+   */
   waitForCode(identityId: string, options?: WaitOptions): Promise<WaitedCode>;
-  /** Waits for a magic link; rejects with `EphemailTimeoutError` after `timeoutMs`. */
+  /** As {@link waitForCode}, for a magic link (a sure runner-up link of a mail whose code ranked first included). */
   waitForLink(identityId: string, options?: WaitOptions): Promise<WaitedLink>;
 }

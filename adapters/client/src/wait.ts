@@ -8,10 +8,10 @@ const MAX_POLL_SECONDS = 60;
 const RECONNECT_MS = 500;
 export const DEFAULT_WAIT_MS = 60_000;
 
-/** One long-poll: the latest extraction other than `after`, or `undefined` when none came in `wait` seconds. */
+/** One long-poll: the latest extraction (of `type`, if given) newer than `after`, or `undefined` when none came in `wait` seconds. */
 export type LongPoll = (
   identityId: string,
-  query: { wait: number; after: string | undefined; reveal: boolean },
+  query: { wait: number; after: string | undefined; reveal: boolean; type?: Extraction['type'] },
   signal: AbortSignal | undefined,
 ) => Promise<Extraction | undefined>;
 
@@ -33,24 +33,19 @@ const deadlineSignal = (timeoutMs: number, caller: AbortSignal | undefined) => {
   return { signal: controller.signal, done };
 };
 
-/** Below this a runner-up is not taken for the secret (the API reports extractions from 0.5). */
-const CANDIDATE_FLOOR = 0.5;
-
 /**
- * The secret of `type` in an extraction: its own value when it is of that type, else a runner-up
- * of that type the engine is as sure of as it must be to report one (a mail with a link and a
- * code, whose link ranked first, still answers a wait for the code).
+ * The secret of `type` in an extraction the API answered for a read by that type: its own
+ * (a runner-up the API picked has its fields at the top too, with `runner_up: true`).
  */
-export const secretOf = (found: Extraction, type: Extraction['type']): { value: string | undefined; redacted: string } | undefined => {
-  if (found.type === type) return { value: found.value, redacted: found.redacted_value };
-  const runnerUp = found.candidates.find((c) => c.type === type && c.confidence >= CANDIDATE_FLOOR);
-  return runnerUp === undefined ? undefined : { value: runnerUp.value, redacted: runnerUp.redacted_value };
-};
+export const secretOf = (found: Extraction, type: Extraction['type']): { value: string | undefined; redacted: string } | undefined =>
+  found.type === type ? { value: found.value, redacted: found.redacted_value } : undefined;
 
 /**
- * Long-polls the identity's latest extraction until one of `type` arrives, asking again when a
- * poll ends empty, stepping past extractions of the other type, and reconnecting after network
- * errors, 429 and 503 (after their `Retry-After`), all within `timeoutMs` in total.
+ * Long-polls the identity's latest extraction of `type` (`?type=`: a mail whose winner is of the
+ * other type answers with its sure runner-up) until one arrives, asking again when a poll ends
+ * empty, and reconnecting after network errors, 429 and 503 (after their `Retry-After`), all
+ * within `timeoutMs` in total. An identity squashed or expired, before or during the wait, ends
+ * it at once with `EphemailIdentityGoneError`.
  */
 export const waitForExtraction = async (
   poll: LongPoll,
@@ -69,8 +64,9 @@ export const waitForExtraction = async (
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new EphemailTimeoutError(identityId, Date.now() - started, { cause: lastFailure });
       try {
-        const found = await poll(identityId, { wait: Math.min(MAX_POLL_SECONDS, Math.ceil(remaining / 1000)), after, reveal: options.reveal ?? true }, signal);
+        const found = await poll(identityId, { wait: Math.min(MAX_POLL_SECONDS, Math.ceil(remaining / 1000)), after, reveal: options.reveal ?? true, type }, signal);
         if (found !== undefined && secretOf(found, type) !== undefined) return found;
+        // Only an API that ignored `type` answers another type: step past it.
         if (found !== undefined) after = found.id;
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;

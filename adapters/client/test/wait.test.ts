@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import test from 'ava';
-import { EphemailError, EphemailTimeoutError } from '../src/index.js';
+import { EphemailError, EphemailIdentityGoneError, EphemailTimeoutError } from '../src/index.js';
 import { envelope, extraction, json, startServer, type Seen } from './support.js';
 
 /** Answers a long-poll with nothing after holding it `wait` seconds (capped), as the API does. */
@@ -10,7 +10,35 @@ const heldEmpty = (seen: Seen, res: ServerResponse, capMs = 60_000) => {
   res.on('close', () => clearTimeout(timer));
 };
 
-test('wait: waitForCode steps past a link, waiting after it, and answers the raw code', async (t) => {
+test('wait: waitForCode asks for type=otp and answers the raw code', async (t) => {
+  const server = await startServer((seen, _n, res) =>
+    seen.url.searchParams.get('type') === 'otp' ? json(res, 200, extraction('ext_code', 'otp', '123456')) : json(res, 500, envelope('unexpected', 'req_x')),
+  );
+  t.teardown(server.close);
+  const found = await server.client().waitForCode('ident_one', { timeoutMs: 10_000 });
+  t.is(found.code, '123456');
+  t.is(found.redacted, '1•••6');
+  t.is(found.extraction.id, 'ext_code');
+  t.is(server.seen.length, 1);
+  const first = server.seen[0]!.url.searchParams;
+  t.is(first.get('reveal'), 'true', 'reveal is the default');
+  t.is(first.get('wait'), '10');
+  t.is(server.seen[0]!.url.pathname, '/v1/identities/ident_one/extractions/latest');
+});
+
+test('wait: waitForLink asks for type=magic_link and answers a runner-up link the API picked', async (t) => {
+  const link = 'https://app.example.com/s?t=1';
+  const picked = { ...extraction('ext_both', 'magic_link', link), runner_up: true };
+  const server = await startServer((seen, _n, res) =>
+    seen.url.searchParams.get('type') === 'magic_link' ? json(res, 200, picked) : json(res, 500, envelope('unexpected', 'req_x')),
+  );
+  t.teardown(server.close);
+  const found = await server.client().waitForLink('ident_one', { timeoutMs: 5_000 });
+  t.is(found.link, link);
+  t.is(found.extraction.runner_up, true);
+});
+
+test('wait: an answer of the other type (an API ignoring type) is stepped past, waiting after it', async (t) => {
   const server = await startServer((seen, _n, res) => {
     const after = seen.url.searchParams.get('after');
     if (after === null) return json(res, 200, extraction('ext_link', 'magic_link', 'https://app.example.com/s?t=1'));
@@ -20,29 +48,19 @@ test('wait: waitForCode steps past a link, waiting after it, and answers the raw
   t.teardown(server.close);
   const found = await server.client().waitForCode('ident_one', { timeoutMs: 10_000 });
   t.is(found.code, '123456');
-  t.is(found.redacted, '1•••6');
-  t.is(found.extraction.id, 'ext_code');
-  t.is(server.seen.length, 2);
-  const first = server.seen[0]!.url.searchParams;
-  t.is(first.get('reveal'), 'true', 'reveal is the default');
-  t.is(first.get('wait'), '10');
   t.is(server.seen[1]!.url.searchParams.get('after'), 'ext_link');
-  t.is(server.seen[0]!.url.pathname, '/v1/identities/ident_one/extractions/latest');
 });
 
-test('wait: waitForCode takes a sure runner-up code of a mail whose link ranked first, not an unsure one', async (t) => {
-  const both = (id: string, confidence: number) => ({
-    ...extraction(id, 'magic_link', 'https://app.example.com/s?t=1'),
-    candidates: [{ type: 'magic_link', redacted_value: 'https://app.example.com/•••', confidence: 0.9, value: 'https://app.example.com/s?t=1' }, { type: 'otp', redacted_value: '4•••2', confidence, value: '481502' }],
+for (const [code, state] of [['identity_already_squashed', 'squashed'], ['identity_expired', 'expired']] as const) {
+  test(`wait: 409 ${code} ends the wait at once with EphemailIdentityGoneError (${state})`, async (t) => {
+    const server = await startServer((_seen, _n, res) => json(res, 409, envelope(code, 'req_g', { identity_id: 'ident_one' })));
+    t.teardown(server.close);
+    const error = await t.throwsAsync(server.client().waitForLink('ident_one', { timeoutMs: 30_000 }), { instanceOf: EphemailIdentityGoneError });
+    t.like(error, { status: 409, code, state, identityId: 'ident_one', requestId: 'req_g', name: 'EphemailIdentityGoneError' });
+    t.true(error instanceof EphemailError, 'it is an API error like the others');
+    t.is(server.seen.length, 1, 'not retried, not waited out');
   });
-  const server = await startServer((seen, _n, res) => json(res, 200, seen.url.searchParams.get('after') === null ? both('ext_unsure', 0.2) : both('ext_sure', 0.8)));
-  t.teardown(server.close);
-  const found = await server.client().waitForCode('ident_one', { timeoutMs: 5_000 });
-  t.is(found.code, '481502');
-  t.is(found.redacted, '4•••2');
-  t.is(found.extraction.id, 'ext_sure');
-  t.is(server.seen[1]!.url.searchParams.get('after'), 'ext_unsure');
-});
+}
 
 test('wait: waitForLink with reveal false answers the masked link and no raw value', async (t) => {
   const server = await startServer((seen, _n, res) =>

@@ -34,9 +34,9 @@ export const toHttpError = (error: DomainError): HttpError => {
     case 'IdentityNotFound':
       return { status: 404, code: 'identity_not_found', message: 'No such identity.' };
     case 'IdentityAlreadySquashed':
-      return { status: 409, code: 'identity_already_squashed', message: 'The identity is squashed.' };
+      return { status: 409, code: 'identity_already_squashed', message: 'The identity is squashed; it receives no more mail.', details: { identity_id: error.id } };
     case 'IdentityExpired':
-      return { status: 409, code: 'identity_expired', message: 'The identity has expired.' };
+      return { status: 409, code: 'identity_expired', message: 'The identity has expired; it receives no more mail.', details: { identity_id: error.id } };
     case 'QuotaExceeded':
       return {
         status: 403,
@@ -172,7 +172,7 @@ export const toHttpError = (error: DomainError): HttpError => {
       return {
         status: 404,
         code: 'extraction_not_found',
-        message: error.newerThan === undefined ? 'No extraction for this identity yet.' : nothingNewer('extraction', error.newerThan),
+        message: error.newerThan === undefined ? `No ${error.type === undefined ? '' : `${error.type} `}extraction for this identity yet.` : nothingNewer('extraction', error.newerThan),
       };
     case 'IdempotencyKeyReused':
       return { status: 422, code: 'idempotency_key_reused', message: 'The Idempotency-Key was used with a different request body.' };

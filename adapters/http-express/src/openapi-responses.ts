@@ -49,6 +49,9 @@ const Extraction = z.strictObject({
   link_kind: z.enum(LINK_KINDS).nullable(),
   confidence: z.number(),
   candidates: z.array(Candidate).describe('Up to 5 ranked candidates, each redacted (with reveal=true, also raw).'),
+  runner_up: z
+    .boolean()
+    .describe('True when type, value, link_kind and confidence are those of a runner-up candidate (a read with type=), false for the winner.'),
 });
 
 const MailAddress = z.strictObject({ address: z.string(), name: z.string() });

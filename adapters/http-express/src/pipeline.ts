@@ -53,8 +53,20 @@ const validate = (route: Route, req: Request): E.Either<HttpError, { body: unkno
   return E.left(toHttpError({ _tag: 'InvalidRequest', message: invalidMessage(issues), issues }));
 };
 
+/**
+ * A signal that fires when the connection closes before the answer was sent (the client hung up
+ * or the server closed it), so a long-poll frees its waiter and timer then, not at its deadline.
+ */
+const closedSignal = (res: Response): AbortSignal => {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client closed the request'));
+  });
+  return controller.signal;
+};
+
 /** What a handler may know of the client beyond its credential. */
-const clientOf = (req: Request) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? '', header: (name: string) => req.get(name) });
+const clientOf = (req: Request) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? '', header: (name: string) => req.get(name), signal: closedSignal(req.res!) });
 
 /** No one: the principal an anonymous route's handler is given, which it must not use. */
 const NOBODY: Principal = { orgId: '', projectId: '', scopes: [], credential: { kind: 'api_key', id: '', keyId: '' } };

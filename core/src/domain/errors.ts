@@ -1,3 +1,5 @@
+import type { SecretType } from '../extraction/types.js';
+
 /**
  * Every expected failure of a use case, as a tagged plain object. Each edge maps these in one
  * exhaustive switch (HTTP envelope in http-express, reply codes in mail-smtp); core never knows
@@ -54,7 +56,7 @@ export type DomainError =
   | { readonly _tag: 'DependencyUnavailable'; readonly dependency: string; readonly message: string }
   | { readonly _tag: 'EventNotFound'; readonly id: string; readonly newerThan?: NewerThan }
   | { readonly _tag: 'WebhookNotFound'; readonly id: string }
-  | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string; readonly newerThan?: NewerThan }
+  | { readonly _tag: 'ExtractionNotFound'; readonly identityId: string; readonly newerThan?: NewerThan; readonly type?: SecretType }
   | { readonly _tag: 'IdempotencyKeyReused' }
   | { readonly _tag: 'IdempotencyInProgress' }
   | { readonly _tag: 'NotFound'; readonly resource: string; readonly id: string }
@@ -161,8 +163,12 @@ export const dependencyUnavailable = (dependency: string, message: string): Doma
 export const eventNotFound = (id: string, newerThan?: NewerThan): DomainError =>
   newerThan === undefined ? { _tag: 'EventNotFound', id } : { _tag: 'EventNotFound', id, newerThan };
 export const webhookNotFound = (id: string): DomainError => ({ _tag: 'WebhookNotFound', id });
-export const extractionNotFound = (identityId: string, newerThan?: NewerThan): DomainError =>
-  newerThan === undefined ? { _tag: 'ExtractionNotFound', identityId } : { _tag: 'ExtractionNotFound', identityId, newerThan };
+export const extractionNotFound = (identityId: string, newerThan?: NewerThan, type?: SecretType): DomainError => ({
+  _tag: 'ExtractionNotFound',
+  identityId,
+  ...(newerThan === undefined ? {} : { newerThan }),
+  ...(type === undefined ? {} : { type }),
+});
 export const idempotencyKeyReused = (): DomainError => ({ _tag: 'IdempotencyKeyReused' });
 export const idempotencyInProgress = (): DomainError => ({ _tag: 'IdempotencyInProgress' });
 export const notFound = (resource: string, id: string): DomainError => ({ _tag: 'NotFound', resource, id });

@@ -3,6 +3,7 @@ import type { DomainError } from './errors.js';
 import { identityAlreadySquashed, identityExpired } from './errors.js';
 import type { EventRecord } from './event.js';
 import type { ExtractionRules } from '../extraction/rules.js';
+import type { SecretType } from '../extraction/types.js';
 import { HOUR_MS, iso, isoPlus } from './time.js';
 
 export const IDENTITY_STATUSES = ['provisioned', 'active', 'extended', 'squashed', 'expired'] as const;
@@ -46,6 +47,13 @@ export interface IdentityRecord {
   /** Messages recorded for this identity (what the mailbox quota counts). */
   readonly message_count: number;
   readonly latest_extraction_id: string | null;
+  /**
+   * Per secret type, the latest extraction a read by type answers (its winner or a sure
+   * runner-up of that type, ADR 0051), so that read is one get, not a walk of the identity's
+   * extractions. Absent on an identity that had an extraction before these were kept: reads by
+   * type fall back to its latest extraction.
+   */
+  readonly latest_extraction_by_type?: Readonly<Partial<Record<SecretType, string>>>;
   /** The last messages recorded, newest last: recording the same message twice is a no-op. */
   readonly recent_message_ids: readonly string[];
   /**

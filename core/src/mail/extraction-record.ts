@@ -34,6 +34,11 @@ export interface PublicExtraction {
   readonly link_kind: LinkKind | null;
   readonly confidence: number;
   readonly candidates: readonly RedactedCandidate[];
+  /**
+   * On reads of `extractions/latest`: whether the secret shown is a runner-up candidate (a read
+   * by type) rather than the engine's winner. Absent where records are listed (exports).
+   */
+  readonly runner_up?: boolean;
 }
 
 /** With `reveal`: the same plus the raw values. */
@@ -75,7 +80,7 @@ const asCandidate = (c: ExtractionRecord['candidates'][number]): Candidate => ({
 });
 
 /** The default, redacted view (the one place records become payloads). */
-export const toPublicExtraction = (record: ExtractionRecord): PublicExtraction => ({
+export const toPublicExtraction = (record: ExtractionRecord & { readonly runner_up?: boolean }): PublicExtraction => ({
   id: record.id,
   identity_id: record.identity_id,
   message_id: record.message_id,
@@ -87,10 +92,11 @@ export const toPublicExtraction = (record: ExtractionRecord): PublicExtraction =
   link_kind: record.link_kind,
   confidence: round2(record.confidence),
   candidates: record.candidates.map((c) => toRedactedCandidate(asCandidate(c))),
+  ...(record.runner_up === undefined ? {} : { runner_up: record.runner_up }),
 });
 
 /** The revealed view, for a caller holding `secrets:read`. */
-export const toRevealedExtraction = (record: ExtractionRecord): RevealedExtraction => {
+export const toRevealedExtraction = (record: ExtractionRecord & { readonly runner_up?: boolean }): RevealedExtraction => {
   const base = toPublicExtraction(record);
   return overlay(base, {
     value: record.value,

@@ -7,6 +7,7 @@ import { keep, updateWithRetry, withoutVersion, write, type Change } from '../st
 import { announceLogged, newEvent, planOutboxLogged, withEvent } from '../store/outbox.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { extractionEventData } from './extraction-record.js';
+import { typesServed } from './extraction-pick.js';
 import { knownSecrets, type MessageRecord } from './message-record.js';
 import { derivedNames, type DeliveryNames } from './delivery-names.js';
 import { secretMasker } from '../extraction/secret-masker.js';
@@ -72,10 +73,22 @@ const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Ch
     overlay(next, {
       message_count: (current.message_count ?? 0) + 1,
       latest_extraction_id: extraction?.id ?? current.latest_extraction_id ?? null,
+      latest_extraction_by_type: byType(current, extraction),
       recent_message_ids: [...recent, message.id].slice(-RECENT_MESSAGES),
     }),
     'recorded',
   );
+};
+
+/**
+ * The identity's per-type pointers with this extraction recorded. An identity that had an
+ * extraction before pointers were kept gets none (its reads by type keep falling back to its
+ * latest extraction): pointers started then would hide its older secrets.
+ */
+const byType = (current: IdentityRecord, extraction: ExtractionRecord | undefined): IdentityRecord['latest_extraction_by_type'] => {
+  const pointers = current.latest_extraction_by_type ?? ((current.latest_extraction_id ?? null) === null ? {} : undefined);
+  if (extraction === undefined || pointers === undefined) return pointers;
+  return Object.assign({}, pointers, Object.fromEntries(typesServed(extraction).map((type) => [type, extraction.id])));
 };
 
 interface Waiting {

@@ -4,11 +4,9 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
-import { eventNotFound, extractionNotFound, forbidden, notFound } from '../domain/errors.js';
+import { eventNotFound, forbidden, notFound } from '../domain/errors.js';
 import type { EventRecord, PublicEvent } from '../domain/event.js';
 import { toPublicEvent } from '../domain/event.js';
-import type { IdentityRecord } from '../domain/identity.js';
-import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { MessageRecord } from '../mail/message-record.js';
 import { loadRaw, withBodies } from '../mail/message-record.js';
 import { maskerOfMessage } from '../mail/message-secrets.js';
@@ -18,50 +16,35 @@ import { C } from '../store/collections.js';
 import { findPage } from '../store/page.js';
 import type { Page } from './identities.js';
 import { loadIdentity } from './identity-access.js';
+import { waitWhileLive, type WaitBudget } from './wait-while-live.js';
 
 /** Long-poll options: wait up to `waitSeconds` for a result other than the one named `after`. */
-export interface WaitOptions {
-  readonly waitSeconds: number;
+export interface WaitOptions extends WaitBudget {
   readonly after?: string;
 }
 
-const currentIdentity = (deps: CoreDeps, id: string) => deps.store.get(C.identities, id) as Promise<IdentityRecord | undefined>;
+const latestEventOf = async (deps: CoreDeps, identityId: string): Promise<EventRecord | undefined> => {
+  const [latest] = await deps.store.find(C.events, { where: { identity_id: identityId }, sort: { field: 'seq', direction: 'desc' }, limit: 1 });
+  return latest as unknown as EventRecord | undefined;
+};
 
-/** The identity's latest extraction, waiting for one when asked to. */
-export const latestExtraction =
-  (deps: CoreDeps, waiters: Waiters) =>
-  (principal: Principal, identityId: string, wait: WaitOptions): TE.TaskEither<DomainError, ExtractionRecord> =>
-    pipe(
-      () => loadIdentity(deps, principal, identityId),
-      TE.flatMap((identity) => async () => {
-        const check = async () => {
-          const id = (await currentIdentity(deps, identity.id))?.latest_extraction_id;
-          if (id === null || id === undefined || id === wait.after) return undefined;
-          return (await deps.store.get(C.extractions, id)) as ExtractionRecord | undefined;
-        };
-        const found = await waiters.until(identity.id, check, wait.waitSeconds * 1000);
-        if (found !== undefined) return E.right(found);
-        // Timed out: say whether there is none at all, or none newer than the caller's.
-        const latest = (await currentIdentity(deps, identity.id))?.latest_extraction_id;
-        const held = latest !== null && latest !== undefined && latest === wait.after;
-        return E.left(extractionNotFound(identity.id, held ? { after: wait.after!, waitSeconds: wait.waitSeconds } : undefined));
-      }),
-    );
-
-/** The identity's latest event, waiting for one when asked to. */
+/**
+ * The identity's latest event, waiting for one (other than `after`) when asked to; a wait on a
+ * squashed or expired identity answers that state at once (ADR 0052).
+ */
 export const latestEventWaiting =
   (deps: CoreDeps, waiters: Waiters) =>
   (principal: Principal, identityId: string, wait: WaitOptions): TE.TaskEither<DomainError, PublicEvent> =>
     pipe(
       () => loadIdentity(deps, principal, identityId),
       TE.flatMap((identity) => async () => {
-        const check = async () => {
-          const [latest] = await deps.store.find(C.events, { where: { identity_id: identity.id }, sort: { field: 'seq', direction: 'desc' }, limit: 1 });
-          return latest === undefined || latest.id === wait.after ? undefined : toPublicEvent(latest as unknown as EventRecord);
+        const find = async () => {
+          const latest = await latestEventOf(deps, identity.id);
+          return latest === undefined || latest.id === wait.after ? undefined : toPublicEvent(latest);
         };
-        const found = await waiters.until(identity.id, check, wait.waitSeconds * 1000);
-        if (found !== undefined) return E.right(found);
-        const [latest] = await deps.store.find(C.events, { where: { identity_id: identity.id }, sort: { field: 'seq', direction: 'desc' }, limit: 1 });
+        const outcome = await waitWhileLive(deps, waiters, identity, find, wait);
+        if (E.isLeft(outcome) || outcome.right !== undefined) return outcome as E.Either<DomainError, PublicEvent>;
+        const latest = await latestEventOf(deps, identity.id);
         const held = latest !== undefined && latest.id === wait.after;
         return E.left(eventNotFound(identity.id, held ? { after: wait.after!, waitSeconds: wait.waitSeconds } : undefined));
       }),

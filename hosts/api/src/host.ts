@@ -126,6 +126,8 @@ export const startHost = async (config: HostConfig, overrides: HostOverrides = {
       // A broker that never answers must not hold the shutdown past its grace period.
       await withinGrace(kafka?.close(), config.SHUTDOWN_GRACE_MS);
       await stopMaintenance();
+      // Long-polls answer now instead of holding their requests (and the drain) for up to 60 s.
+      ephemail.longPolls.end();
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);

@@ -1,7 +1,7 @@
 import { EphemailError, type EphemailClient, type Identity } from '@ephemail/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeFailure, failureResult } from './errors.js';
+import { describeFailure, failureResult, type InboxSeen } from './errors.js';
 
 /** What every tool needs: the API client, and what to keep out of (and put into) error texts. */
 export interface ToolDeps {
@@ -20,13 +20,20 @@ export const success = (text: string, structured: Record<string, unknown>): Call
 
 /**
  * Runs a tool body, turning anything it throws into an `isError` result that names the error code
- * and the next step; `waitingFor` words a timeout ("code", "link").
+ * and the next step; `waitingFor` words a timeout ("code", "link"), and `look` tells what the
+ * inbox holds after one, so the next step fits.
  */
-export const guarded = async (deps: ToolDeps, run: () => Promise<CallToolResult>, waitingFor?: string): Promise<CallToolResult> => {
+export const guarded = async (
+  deps: ToolDeps,
+  run: () => Promise<CallToolResult>,
+  waitingFor?: string,
+  look?: (error: unknown) => Promise<InboxSeen | undefined>,
+): Promise<CallToolResult> => {
   try {
     return await run();
   } catch (error) {
-    return failureResult(describeFailure(error, { apiKey: deps.apiKey, url: deps.url, waitingFor }));
+    const seen = look === undefined ? undefined : await look(error).catch(() => undefined);
+    return failureResult(describeFailure(error, { apiKey: deps.apiKey, url: deps.url, waitingFor, seen }));
   }
 };
 

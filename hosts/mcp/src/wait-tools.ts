@@ -1,8 +1,9 @@
-import type { WaitedCode, WaitedLink } from '@ephemail/client';
+import { EphemailTimeoutError, type WaitedCode, type WaitedLink } from '@ephemail/client';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { InboxSeen } from './errors.js';
 import { guarded, inboxIdInput, isRevealRefused, REVEAL_REFUSED_NOTE, success, type ToolDeps } from './tool-kit.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -95,19 +96,41 @@ const waitRevealingIfAllowed = async (deps: ToolDeps, waiter: Waiter, args: Wait
   }
 };
 
+/** How long the look into an inbox after a timeout may take before the advice goes without it. */
+const LOOK_MS = 5_000;
+
+/** After a timeout: the inbox's address and its latest message (subjects masked), to tell "no mail at all" from "mail without it". */
+const lookAfterTimeout =
+  (deps: ToolDeps, inboxId: string) =>
+  async (error: unknown): Promise<InboxSeen | undefined> => {
+    if (!(error instanceof EphemailTimeoutError)) return undefined;
+    const signal = AbortSignal.timeout(LOOK_MS);
+    const [inbox, page] = await Promise.all([deps.client.getIdentity(inboxId, { signal }), deps.client.listMessages(inboxId, { limit: 1 }, { signal })]);
+    const latest = page.data[0];
+    return {
+      email: inbox.email,
+      messages: page.total,
+      ...(latest === undefined ? {} : { latest: { from: latest.from.address, subject: latest.subject, receivedAt: latest.received_at } }),
+    };
+  };
+
 const DESCRIPTIONS = {
   code:
     'Wait for a one-time code (OTP, verification or sign-in code) to arrive in an inbox, and return it. Use it right after ' +
     'you gave the inbox address to a site and asked it to send a code. It BLOCKS until a code arrives or timeout_seconds ' +
-    '(default 45) pass, and answers at once when the latest mail already holds one (newer than after_extraction_id, if given). ' +
+    '(default 45) pass, and answers at once when the inbox already holds one: the latest code, even if a later mail brought a ' +
+    'link, or one in a mail that also holds a link (newer than after_extraction_id, if given). ' +
     'Returns { code, redacted_code, revealed, extraction_id, message_id, confidence, extracted_at }. ' +
-    'On a timeout the result is an error saying so; call again to keep waiting.',
+    'On a timeout the result is an error saying whether any mail arrived; call again to keep waiting. On a deleted or ' +
+    'expired inbox it answers an error at once: no mail can arrive there any more.',
   link:
     'Wait for a magic link (sign-in, email verification, password reset or invitation link) to arrive in an inbox, and ' +
     'return it. Use it right after you gave the inbox address to a site and asked it to send a link. It BLOCKS until a ' +
-    'link arrives or timeout_seconds (default 45) pass, and answers at once when the latest mail already holds one (newer ' +
-    'than after_extraction_id, if given). Returns { link, redacted_link, link_kind, revealed, extraction_id, message_id, ' +
-    'confidence, extracted_at }. On a timeout the result is an error saying so; call again to keep waiting.',
+    'link arrives or timeout_seconds (default 45) pass, and answers at once when the inbox already holds one: the latest ' +
+    'link, even if a later mail brought a code, or one in a mail that also holds a code (newer than after_extraction_id, if ' +
+    'given). Returns { link, redacted_link, link_kind, revealed, extraction_id, message_id, confidence, extracted_at }. On a ' +
+    'timeout the result is an error saying whether any mail arrived; call again to keep waiting. On a deleted or expired ' +
+    'inbox it answers an error at once: no mail can arrive there any more.',
 } as const;
 
 const waitResult = (inboxId: string, what: 'code' | 'link', found: WaitedCode | WaitedLink, note: string | undefined) => {
@@ -149,6 +172,7 @@ const registerWait = (server: McpServer, deps: ToolDeps, what: 'code' | 'link'):
           return waitResult(args.inbox_id, what, found, note);
         },
         what,
+        lookAfterTimeout(deps, args.inbox_id),
       ),
   );
 };

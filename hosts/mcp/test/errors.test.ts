@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { EphemailError, EphemailTimeoutError } from '@ephemail/client';
+import { EphemailError, EphemailIdentityGoneError, EphemailTimeoutError } from '@ephemail/client';
 import { describeFailure, failureResult } from '../src/errors.js';
 
 const KEY = 'aid_RN01JnuiahvulRtA_yNsACEwYzso0x0NdrTz55LGHVkw2Sv2Yqca8yDmE';
@@ -32,6 +32,29 @@ test('mcp errors: a timeout says how long it waited and, after an outage, why', 
   const outage = new EphemailTimeoutError('ident_abc', 3_000, { cause: new TypeError('fetch failed') });
   t.regex(describeFailure(outage, { ...context, waitingFor: 'link' }).text, /no link arrived .* The last attempt to ask the API failed \(fetch failed\)\./);
 });
+
+test('mcp errors: a timeout on an inbox that got no mail at all says so and names its address to check', (t) => {
+  const seen = { email: 'k3x9@mcp.test', messages: 0 };
+  const failure = describeFailure(new EphemailTimeoutError('ident_abc', 45_000), { ...context, waitingFor: 'link', seen });
+  t.is(failure.text, 'wait_timeout: no link arrived in inbox ident_abc within 45 s. No email at all has reached it. Check that the site was given exactly k3x9@mcp.test and really sent the email (some send only after a further step, or refuse disposable addresses), then call again to keep waiting.');
+});
+
+test('mcp errors: a timeout on an inbox that got mail without the secret points at that mail, not at the address', (t) => {
+  const seen = { email: 'k3x9@mcp.test', messages: 2, latest: { from: 'no-reply@app.example.com', subject: 'Welcome', receivedAt: '2026-03-01T12:00:00.000Z' } };
+  const failure = describeFailure(new EphemailTimeoutError('ident_abc', 45_000), { ...context, waitingFor: 'code', seen });
+  t.regex(failure.text, /^wait_timeout: no code arrived in inbox ident_abc within 45 s\. It holds 2 messages, the latest from no-reply@app\.example\.com \("Welcome", 2026-03-01T12:00:00\.000Z\), but the service found no code it is sure of in them .*read_latest_message/);
+  t.false(failure.text.includes('Check that'), 'no advice to check the address: mail did arrive');
+});
+
+for (const [code, words] of [['identity_already_squashed', 'was deleted'], ['identity_expired', 'has expired']] as const) {
+  test(`mcp errors: a wait on an inbox that ${words} says no secret can arrive and not to wait again (${code})`, (t) => {
+    const error = new EphemailIdentityGoneError({ status: 409, code, message: 'gone', requestId: 'req_g', details: { identity_id: 'ident_abc' } });
+    const failure = describeFailure(error, { ...context, waitingFor: 'code' });
+    t.is(failure.code, code);
+    t.regex(failure.text, new RegExp(`^ephemail error ${code} \\(HTTP 409\\): inbox ident_abc ${words}, so no code can arrive in it any more\\. Do not wait on it again: call create_inbox`));
+    t.regex(failure.text, /\[request req_g\]$/);
+  });
+}
 
 test('mcp errors: a network failure is api_unreachable, naming the address and its cause', (t) => {
   const error = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:3000') });

@@ -747,7 +747,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The latest extraction, redacted; `wait` long-polls, `reveal=true` (secrets:read) shows raw values.
+         * The latest extraction, redacted; `type` the latest holding a secret of that type (a sure runner-up included), `wait` long-polls (409 at once on a squashed or expired identity), `reveal=true` (secrets:read) shows raw values.
          * @description Scopes: identities:read.
          */
         get: {
@@ -756,6 +756,7 @@ export interface paths {
                     wait?: string;
                     after?: string;
                     reveal?: "true" | "false";
+                    type?: "otp" | "magic_link";
                 };
                 header?: {
                     /** @description Organization of the credential. */
@@ -806,7 +807,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The identity's most recent event; `wait` long-polls for one (other than `after`).
+         * The identity's most recent event; `wait` long-polls for one (other than `after`), 409 at once on a squashed or expired identity.
          * @description Scopes: identities:read.
          */
         get: {
@@ -4163,6 +4164,8 @@ export interface components {
                 /** @description The raw value; only with reveal=true. */
                 value?: string;
             }[];
+            /** @description True when type, value, link_kind and confidence are those of a runner-up candidate (a read with type=), false for the winner. */
+            runner_up: boolean;
         };
         MessageSummary: {
             /** @description The msg_ id. */

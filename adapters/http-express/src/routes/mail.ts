@@ -11,17 +11,21 @@ const READ = ['identities:read'] as const;
 export const mailRoutes = (app: Ephemail): Route[] => [
   route<undefined, LatestExtractionQuery>({
     method: 'get', path: `${ID}/extractions/latest`, tag: 'Extractions', scopes: READ, status: 200, query: LatestExtractionQuery, response: 'Extraction',
-    summary: 'The latest extraction, redacted; `wait` long-polls, `reveal=true` (secrets:read) shows raw values.',
-    handle: async ({ principal, params, query }) => {
+    summary:
+      'The latest extraction, redacted; `type` the latest holding a secret of that type (a sure runner-up included), `wait` long-polls ' +
+      '(409 at once on a squashed or expired identity), `reveal=true` (secrets:read) shows raw values.',
+    handle: async ({ principal, params, query, signal }) => {
       if (query.reveal && !principal.scopes.includes('secrets:read')) return E.left(forbidden(['secrets:read']));
-      const found = await app.extractions.latest(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after });
+      const options = { waitSeconds: query.wait, after: query.after, type: query.type, signal };
+      const found = await app.extractions.latest(principal, params.identity_id!, options);
       return E.map(query.reveal ? toRevealedExtraction : toPublicExtraction)(found);
     },
   }),
   route<undefined, LatestEventQuery>({
     method: 'get', path: `${ID}/events/latest`, tag: 'Events', scopes: READ, status: 200, query: LatestEventQuery, response: 'Event',
-    summary: "The identity's most recent event; `wait` long-polls for one (other than `after`).",
-    handle: ({ principal, params, query }) => app.events.latestWaiting(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after }),
+    summary: "The identity's most recent event; `wait` long-polls for one (other than `after`), 409 at once on a squashed or expired identity.",
+    handle: ({ principal, params, query, signal }) =>
+      app.events.latestWaiting(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after, signal }),
   }),
   route<undefined, ListMessagesQuery>({
     method: 'get', path: `${ID}/messages`, tag: 'Messages', scopes: READ, status: 200, query: ListMessagesQuery, response: 'MessagePage',

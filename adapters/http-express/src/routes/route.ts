@@ -13,6 +13,8 @@ export interface RouteContext<B, Q> {
   readonly clientIp: string;
   /** A request header, as sent. */
   readonly header: (name: string) => string | undefined;
+  /** Fires when the client goes away before the answer is sent: a long-poll stops waiting. */
+  readonly signal?: AbortSignal;
   /** On `consumer` routes: the signed-in consumer and the session's id. */
   readonly consumer?: { readonly record: ConsumerAccount; readonly sessionId: string };
 }

@@ -1,9 +1,9 @@
-import { createEphemailClient, EphemailError, EphemailTimeoutError, type EphemailClientOptions } from '@ephemail/client';
+import { createEphemailClient, EphemailError, EphemailIdentityGoneError, EphemailTimeoutError, type EphemailClientOptions } from '@ephemail/client';
 import { Command } from 'commander';
 import type { CliIo } from './io.js';
 
 /** Exit codes of `ephemail wait`, as its help and the host's README list them. */
-export const WAIT_EXIT = { ok: 0, timeout: 1, usage: 2, notRevealed: 3, failed: 4 } as const;
+export const WAIT_EXIT = { ok: 0, timeout: 1, usage: 2, notRevealed: 3, failed: 4, gone: 5 } as const;
 
 interface WaitFlags {
   readonly identity?: string;
@@ -48,6 +48,14 @@ const settingsOf = (flags: WaitFlags, env: NodeJS.ProcessEnv): Settings | string
 const failureOf = (error: unknown, settings: Settings): { message: string; code: number } => {
   if (error instanceof EphemailTimeoutError) {
     return { message: `no ${settings.kind} arrived for ${settings.identity} within ${Math.round(settings.timeoutMs / 1000)} s`, code: WAIT_EXIT.timeout };
+  }
+  if (error instanceof EphemailIdentityGoneError) {
+    // Waiting again cannot help: a script should make a new identity, not retry this one.
+    const why = error.state === 'squashed' ? 'was squashed (deleted)' : 'has expired';
+    return {
+      message: `identity ${settings.identity} ${why}: it receives no more mail, so no ${settings.kind} can arrive; create a new identity (${error.code}, request ${error.requestId ?? 'unknown'})`,
+      code: WAIT_EXIT.gone,
+    };
   }
   if (error instanceof EphemailError && error.code === 'forbidden') {
     return {
@@ -96,11 +104,14 @@ const runWait = async (io: CliIo, settings: Settings, flags: WaitFlags): Promise
 
 const HELP_AFTER = `
 Prints the raw code (or link) alone on stdout, e.g. CODE=$(npx ephemail wait --identity ident_... --code).
+The latest code (or link) the identity received answers at once, also when its mail ranked a link
+(or code) first; --after <extraction id> waits for a newer one.
 Environment: EPHEMAIL_URL, EPHEMAIL_API_KEY (identities:read and secrets:read), EPHEMAIL_ORG_ID,
 EPHEMAIL_PROJECT_ID; --url, --org and --project override them. The key is read only from the
 environment, never from a flag, so it does not show in the process list.
 Exit codes: 0 printed, 1 timed out, 2 bad usage or settings, 3 the key may not reveal secrets,
-4 the API refused or could not be reached, 130 interrupted.
+4 the API refused or could not be reached, 5 the identity is squashed or expired (no mail can
+arrive; create a new one), 130 interrupted.
 `;
 
 /**
