@@ -1,0 +1,7 @@
+import type { Adapter } from '../types.js';
+import { allauth } from './allauth.js';
+import { mailman } from './mailman.js';
+import { postfixadmin } from './postfixadmin.js';
+
+/** Every product adapter, most valuable first. */
+export const ADAPTERS: readonly Adapter[] = [allauth, mailman, postfixadmin];
