@@ -1,10 +1,15 @@
 import type { Adapter } from '../types.js';
 import { allauth } from './allauth.js';
+import { apticron } from './apticron.js';
 import { djangoInvitations } from './django-invitations.js';
 import { djoser } from './djoser.js';
 import { ghost } from './ghost.js';
 import { mailman } from './mailman.js';
+import { mdadm } from './mdadm.js';
+import { nagios } from './nagios.js';
+import { needrestart } from './needrestart.js';
 import { postfixadmin } from './postfixadmin.js';
+import { smartmontools } from './smartmontools.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, nagios, smartmontools, mdadm, apticron, needrestart];
