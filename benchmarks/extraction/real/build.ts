@@ -35,7 +35,7 @@ export const buildProduct = async (adapter: Adapter, reps = Number(process.env.R
   const { product } = adapter;
   const dir = join(cacheDir(), 'corpus', product);
   const roots = adapter.packages.map(ensurePackage);
-  const rendered = adapter.render({ roots, rng: (key) => rngFor(`${SEED}:${product}:${key}`), reps });
+  const rendered = await adapter.render({ roots, rng: (key) => rngFor(`${SEED}:${product}:${key}`), reps });
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'messages'), { recursive: true });
   const counters = new Map<string, number>();

@@ -40,5 +40,6 @@ export interface AdapterContext {
 export interface Adapter {
   readonly product: string;
   readonly packages: readonly PackageRef[];
-  readonly render: (ctx: AdapterContext) => Rendered[];
+  /** The product's messages; a promise when the adapter loads ES modules of its package. */
+  readonly render: (ctx: AdapterContext) => Rendered[] | Promise<Rendered[]>;
 }

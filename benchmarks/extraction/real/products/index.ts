@@ -8,8 +8,10 @@ import { mailman } from './mailman.js';
 import { mdadm } from './mdadm.js';
 import { nagios } from './nagios.js';
 import { needrestart } from './needrestart.js';
+import { parseServer } from './parse-server.js';
+import { payload } from './payload.js';
 import { postfixadmin } from './postfixadmin.js';
 import { smartmontools } from './smartmontools.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, nagios, smartmontools, mdadm, apticron, needrestart];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, nagios, smartmontools, mdadm, apticron, needrestart];
