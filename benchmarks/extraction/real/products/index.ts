@@ -1,6 +1,7 @@
 import type { Adapter } from '../types.js';
 import { allauth } from './allauth.js';
 import { apticron } from './apticron.js';
+import { directus } from './directus.js';
 import { djangoInvitations } from './django-invitations.js';
 import { djoser } from './djoser.js';
 import { ghost } from './ghost.js';
@@ -12,6 +13,8 @@ import { parseServer } from './parse-server.js';
 import { payload } from './payload.js';
 import { postfixadmin } from './postfixadmin.js';
 import { smartmontools } from './smartmontools.js';
+import { strapi } from './strapi.js';
+import { tryton } from './tryton.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, nagios, smartmontools, mdadm, apticron, needrestart];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, nagios, smartmontools, mdadm, apticron, needrestart];
