@@ -108,7 +108,7 @@ console.log(`worst language: ${lopo.worst_language.lang} ${(lopo.worst_language.
 print('leave-one-product-out, by product', lopo.by_product);
 print('leave-one-product-out, by kind', lopo.by_kind);
 print('leave-one-product-out, by language', lopo.by_language);
-console.log(`\nmails with a code and a link (open, leave-one-product-out): both found at >= 0.5 in ${lopoBoth.both_found} of ${lopoBoth.messages}`);
+console.log(`\nmails with a code and a link (open, leave-one-product-out): both found at >= 0.5 in ${lopoBoth.both_found} of ${lopoBoth.messages}, both among the candidates in ${lopoBoth.both_listed}`);
 for (const line of goalLines('open part, leave-one-product-out', lopo.all, lopo.worst_language.positives > 0 ? lopo.worst_language.accuracy : null, lopoBoth)) console.log(line);
 if (sealed !== undefined) {
   console.log(`\nsealed part: ${sealed.products} products, ${sealed.messages} messages, ${sealed.languages} languages (aggregates only)`);

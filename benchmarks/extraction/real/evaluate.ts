@@ -16,17 +16,26 @@ export const holdsCodeAndLink = (p: Prepared): boolean => {
   return kinds.has('otp') && kinds.has('magic_link');
 };
 
-/** Of the messages holding a code and a link, the share where both are candidates with confidence ≥ 0.5. */
-export const bothSecrets = (prepared: readonly Prepared[], modelOf: (p: Prepared) => Model): { messages: number; both_found: number; share: number } => {
+/**
+ * Of the messages holding a code and a link, the share where both are candidates with confidence
+ * ≥ 0.5 (`share`), and the share where both are among the candidates at any confidence
+ * (`listed_share`). While confidences are one softmax over a message's candidates and "no secret"
+ * (core/src/extraction/calibration.ts), two candidates cannot both reach 0.5 but at exactly 0.5.
+ */
+export const bothSecrets = (prepared: readonly Prepared[], modelOf: (p: Prepared) => Model) => {
   const mixed = prepared.filter(holdsCodeAndLink);
   let found = 0;
+  let listed = 0;
   for (const p of mixed) {
     if (p.message === undefined) continue;
     const { candidates } = extractWith(modelOf(p))(p.message);
     const secrets = [{ kind: p.sample.label.kind, value: p.sample.label.value }, ...(p.sample.label.also ?? [])];
-    if (secrets.every((s) => candidates.some((c) => c.type === s.kind && c.value === s.value && c.confidence >= 0.5))) found += 1;
+    const hit = (min: number): boolean => secrets.every((s) => candidates.some((c) => c.type === s.kind && c.value === s.value && c.confidence >= min));
+    if (hit(0.5)) found += 1;
+    if (hit(0)) listed += 1;
   }
-  return { messages: mixed.length, both_found: found, share: mixed.length === 0 ? 0 : found / mixed.length };
+  const share = (n: number): number => (mixed.length === 0 ? 0 : n / mixed.length);
+  return { messages: mixed.length, both_found: found, share: share(found), both_listed: listed, listed_share: share(listed) };
 };
 
 /** The sealed part: judged by the model fitted on the open part; only aggregates leave this function. */
@@ -49,12 +58,12 @@ export const sealedReport = (sealed: readonly Prepared[], model: Model) => {
 const mark = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
 /** The goal lines for one part of the corpus. */
-export const goalLines = (name: string, m: Metrics, worstLanguage: number | null, both: { share: number; messages: number }): string[] => [
+export const goalLines = (name: string, m: Metrics, worstLanguage: number | null, both: { share: number; messages: number; listed_share: number }): string[] => [
   `goals, ${name}:`,
   `  accuracy        ${m.accuracy.toFixed(3)}  (>= ${GOALS.accuracy})  ${mark(m.accuracy >= GOALS.accuracy)}`,
   `  fpr on none     ${m.false_positive_rate.toFixed(3)}  (<= ${GOALS.false_positive_rate})  ${mark(m.false_positive_rate <= GOALS.false_positive_rate)}`,
   `  recall@0.5      ${m.recall_at_0_5.toFixed(3)}  (>= ${GOALS.recall_at_0_5})  ${mark(m.recall_at_0_5 >= GOALS.recall_at_0_5)}`,
   `  ece             ${m.ece.toFixed(3)}  (<= ${GOALS.ece})  ${mark(m.ece <= GOALS.ece)}`,
   `  worst language  ${worstLanguage === null ? 'n/a' : worstLanguage.toFixed(3)}  (>= ${GOALS.worst_language_accuracy})  ${mark(worstLanguage !== null && worstLanguage >= GOALS.worst_language_accuracy)}`,
-  `  both secrets    ${both.share.toFixed(3)} of ${both.messages}  (>= ${GOALS.both_secrets})  ${mark(both.messages > 0 && both.share >= GOALS.both_secrets)}`,
+  `  both secrets    ${both.share.toFixed(3)} of ${both.messages}  (>= ${GOALS.both_secrets})  ${mark(both.messages > 0 && both.share >= GOALS.both_secrets)}  (both among the candidates at any confidence: ${both.listed_share.toFixed(3)})`,
 ];

@@ -5,6 +5,7 @@ import { directus } from './directus.js';
 import { djangoInvitations } from './django-invitations.js';
 import { djoser } from './djoser.js';
 import { ghost } from './ghost.js';
+import { horde } from './horde.js';
 import { mailman } from './mailman.js';
 import { mdadm } from './mdadm.js';
 import { nagios } from './nagios.js';
@@ -17,4 +18,4 @@ import { strapi } from './strapi.js';
 import { tryton } from './tryton.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, nagios, smartmontools, mdadm, apticron, needrestart];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nagios, smartmontools, mdadm, apticron, needrestart];
