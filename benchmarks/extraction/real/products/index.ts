@@ -6,6 +6,7 @@ import { djangoInvitations } from './django-invitations.js';
 import { djoser } from './djoser.js';
 import { ghost } from './ghost.js';
 import { horde } from './horde.js';
+import { logwatch } from './logwatch.js';
 import { mailman } from './mailman.js';
 import { mdadm } from './mdadm.js';
 import { nagios } from './nagios.js';
@@ -18,4 +19,4 @@ import { strapi } from './strapi.js';
 import { tryton } from './tryton.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nagios, smartmontools, mdadm, apticron, needrestart];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nagios, smartmontools, mdadm, apticron, needrestart, logwatch];
