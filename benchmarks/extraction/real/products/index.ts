@@ -14,9 +14,10 @@ import { needrestart } from './needrestart.js';
 import { parseServer } from './parse-server.js';
 import { payload } from './payload.js';
 import { postfixadmin } from './postfixadmin.js';
+import { rkhunter } from './rkhunter.js';
 import { smartmontools } from './smartmontools.js';
 import { strapi } from './strapi.js';
 import { tryton } from './tryton.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nagios, smartmontools, mdadm, apticron, needrestart, logwatch];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter];
