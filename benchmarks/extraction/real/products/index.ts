@@ -11,6 +11,7 @@ import { mailman } from './mailman.js';
 import { mdadm } from './mdadm.js';
 import { nagios } from './nagios.js';
 import { needrestart } from './needrestart.js';
+import { nextauth } from './nextauth.js';
 import { parseServer } from './parse-server.js';
 import { payload } from './payload.js';
 import { postfixadmin } from './postfixadmin.js';
@@ -20,4 +21,4 @@ import { strapi } from './strapi.js';
 import { tryton } from './tryton.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter];
