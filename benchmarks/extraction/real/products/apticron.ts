@@ -28,7 +28,7 @@ export const apticron: Adapter = {
     const subjectFmt = /MAILX_SUBJECT="(\$NUM_PACKAGES[^"]*)"/.exec(script)?.[1];
     if (docs.length < 6 || subjectFmt === undefined) throw new Error(`report here-documents not found in ${SCRIPT}`);
     const [head = '', details = '', upgrade = '', holds = '', , sig = ''] = docs;
-    return repsOf(reps * 6).map((n): Rendered => {
+    return repsOf(reps * 15).map((n): Rendered => {
       const r = rng(`report:${n}`);
       const system = `${r.pick(['web', 'db', 'mx', 'vpn'])}${r.int(1, 20)}.example.${r.pick(['net', 'org'])}`;
       const pkgs = [...new Set(Array.from({ length: r.int(1, 6) }, () => r.pick(PKGS)))].map((p) => ({ p, v: version(r) }));

@@ -51,7 +51,7 @@ export const logwatch: Adapter = {
       .replace(/^my \$ConfigDir = "[^"]*";/m, `my $ConfigDir = "${join(work, 'conf')}";`)
       .replace(/^\$Config\{'tmpdir'\} = "[^"]*";/m, `$Config{'tmpdir'} = "${join(work, 'tmp')}";`);
     writeFileSync(join(work, 'logwatch.pl'), script);
-    return repsOf(reps * 6).map((n): Rendered => {
+    return repsOf(reps * 10).map((n): Rendered => {
       const r = rng(`report:${n}`);
       const host = `${r.pick(['web', 'mail', 'db', 'bastion'])}${r.int(1, 30)}`;
       const logs = join(work, `log-${n}`);

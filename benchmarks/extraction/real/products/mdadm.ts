@@ -47,7 +47,7 @@ export const mdadm: Adapter = {
       yours: cString(bin, 'Faithfully yours, etc.'),
       ps: cString(bin, 'P.S. The /proc/mdstat file currently contains the following:'),
     };
-    return repsOf(reps * 6).map((n): Rendered => {
+    return repsOf(reps * 20).map((n): Rendered => {
       const r = rng(`alert:${n}`);
       const host = `${r.pick(['storage', 'nas', 'srv', 'vmhost'])}${r.int(1, 30)}`;
       const md = `/dev/md${r.int(0, 3)}`;

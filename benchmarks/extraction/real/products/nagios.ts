@@ -55,7 +55,7 @@ export const nagios: Adapter = {
     const cfg = readFileSync(join(roots[0] ?? '', CFG), 'utf8');
     return ['notify-host-by-email', 'notify-service-by-email'].flatMap((name) => {
       const c = command(cfg, name);
-      return repsOf(reps * 6).map((n): Rendered => {
+      return repsOf(reps * 15).map((n): Rendered => {
         const m = macros(rng(`${name}:${n}`));
         return { template: name, lang: 'en', subject: fill(c.subject, m), text: percentB(fill(c.body, m)), fromName: 'Nagios', source: CFG };
       });

@@ -46,7 +46,7 @@ export const needrestart: Adapter = {
     const langs = ['en', ...localesWith(join(root, LOCALE), 'LC_MESSAGES/needrestart-notify.mo')];
     return langs.flatMap((lang) => {
       const cat = lang === 'en' ? new Map<string, string>() : readCatalog(join(root, LOCALE, lang, 'LC_MESSAGES', 'needrestart-notify.mo'));
-      return repsOf(reps * 3).map((n) => render(script, cat, lang, rng(`notify:${lang}:${n}`)));
+      return repsOf(reps * 5).map((n) => render(script, cat, lang, rng(`notify:${lang}:${n}`)));
     });
   },
 };

@@ -55,7 +55,7 @@ export const rkhunter: Adapter = {
     return Object.entries(LANGS).flatMap(([file, lang]) => {
       const cat = catalogue(readFileSync(join(root, I18N, file), 'utf8'));
       const m = (key: string, ...args: string[]): string => (cat.get(key) || en.get(key) || key).replace(/\$(\d)/g, (_x, i: string) => args[Number(i) - 1] ?? '');
-      return repsOf(reps * 2).map((n): Rendered => {
+      return repsOf(reps * 4).map((n): Rendered => {
         const r = rng(`daily:${lang}:${n}`);
         const host = `${r.pick(['web', 'mx', 'db', 'gw'])}${r.int(1, 40)}`;
         return { template: 'daily_report', lang, subject: subjectLine.replace('$(hostname)', host), text: report(m, r), fromName: 'root', source: `${CRON} + ${I18N}/${file}` };

@@ -46,7 +46,7 @@ export const smartmontools: Adapter = {
     const block = /\nfullmessage=`\n([\s\S]*?)\n`\n/.exec(script)?.[1];
     const subject = /export SMARTD_SUBJECT="([^"]*)"/.exec(script)?.[1];
     if (block === undefined || subject === undefined) throw new Error(`message block not found in ${SCRIPT}`);
-    return repsOf(reps * 8).map((n): Rendered => {
+    return repsOf(reps * 20).map((n): Rendered => {
       const r = rng(`warning:${n}`);
       const hostname = `${r.pick(['nas', 'fileserver', 'backup', 'hv'])}${r.int(1, 20)}`;
       const env = { ...event(r), hostname, dnsdomain: r.pick(['', 'example.net', 'lan.example.org']), nisdomain: '' };
