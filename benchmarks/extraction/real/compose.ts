@@ -1,6 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { decodeEntities } from '@ephemail/core';
-import { date, email, host, type Rng } from './random.js';
+import { date, email, hex, host, type Rng } from './random.js';
 import type { Rendered, Secret } from './types.js';
 
 /** An RFC 5322 message for a render: the parts the product sends, UTF-8, QP or base64 at random. */
@@ -14,6 +14,8 @@ export const composeMessage = async (r: Rendered, product: string, rng: Rng): Pr
     date: date(rng),
     messageId: `<${rng.int(1e8, 9e8)}.${rng.int(1e5, 9e5)}@${host(rng)}>`,
     textEncoding: rng.pick(['quoted-printable', 'base64'] as const),
+    // A seeded boundary, so that a rebuild writes the same bytes.
+    baseBoundary: hex(rng, 16),
     ...(rng.chance(0.3) ? { headers: { 'Content-Language': r.lang, 'Auto-Submitted': 'auto-generated' } } : {}),
   });
   return composer.compile().build();
