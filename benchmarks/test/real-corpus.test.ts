@@ -1,8 +1,11 @@
 import test from 'ava';
+import type { Prepared } from '../extraction/lopo.js';
 import { labelOf, secretShown } from '../extraction/real/compose.js';
 import { blocktransMsgid, djangoRenderer } from '../extraction/real/django.js';
+import { holdsCodeAndLink } from '../extraction/real/evaluate.js';
 import { gettext, parsePo } from '../extraction/real/gettext.js';
 import { phpAssignments, sprintf } from '../extraction/real/php.js';
+import { wrap } from '../extraction/real/products/horde.js';
 import { substitute } from '../extraction/real/products/mailman.js';
 import { translateGenshi } from '../extraction/real/products/tryton.js';
 import { rngFor } from '../extraction/real/random.js';
@@ -104,4 +107,19 @@ test('a seeded stream gives the same values for the same key and others for anot
   const draw = (r: typeof a): number[] => [r.next(), r.int(0, 9), r.next()];
   t.deepEqual(draw(a), draw(b));
   t.notDeepEqual(draw(rngFor('k')), draw(c));
+});
+
+const prepared = (label: object): Prepared => ({ sample: { label, raw: Buffer.alloc(0), product: 'p', template: 't', split: 'dev' }, message: undefined, row: { candidates: [], target: -1 } }) as unknown as Prepared;
+
+test('a mail counts for the both-secrets figure only when its label and also[] hold a code and a link', (t) => {
+  t.true(holdsCodeAndLink(prepared({ kind: 'otp', value: '1', also: [{ kind: 'magic_link', value: 'https://x.example/' }] })));
+  t.true(holdsCodeAndLink(prepared({ kind: 'magic_link', value: 'https://x.example/', also: [{ kind: 'otp', value: '1' }] })));
+  t.false(holdsCodeAndLink(prepared({ kind: 'magic_link', value: 'https://x.example/', also: [{ kind: 'magic_link', value: 'https://y.example/' }] })));
+  t.false(holdsCodeAndLink(prepared({ kind: 'otp', value: '1' })));
+});
+
+test('Horde-style wrapping breaks lines at spaces within the width and leaves a longer word whole', (t) => {
+  t.is(wrap('aaa bbb ccc', 7), 'aaa bbb\nccc');
+  t.is(wrap('go https://x.example/very/long/path now', 10), 'go\nhttps://x.example/very/long/path\nnow');
+  t.is(wrap('one\n\ntwo', 76), 'one\n\ntwo');
 });
