@@ -6,6 +6,7 @@ import { holdsCodeAndLink } from '../extraction/real/evaluate.js';
 import { gettext, parsePo } from '../extraction/real/gettext.js';
 import { phpAssignments, sprintf } from '../extraction/real/php.js';
 import { wrap } from '../extraction/real/products/horde.js';
+import { renderPhpTemplate } from '../extraction/real/products/kronolith.js';
 import { substitute } from '../extraction/real/products/mailman.js';
 import { translateGenshi } from '../extraction/real/products/tryton.js';
 import { rngFor } from '../extraction/real/random.js';
@@ -122,4 +123,10 @@ test('Horde-style wrapping breaks lines at spaces within the width and leaves a 
   t.is(wrap('aaa bbb ccc', 7), 'aaa bbb\nccc');
   t.is(wrap('go https://x.example/very/long/path now', 10), 'go\nhttps://x.example/very/long/path\nnow');
   t.is(wrap('one\n\ntwo', 76), 'one\n\ntwo');
+});
+
+test('a PHP view template translates its _() strings, fills known expressions and drops the newline right after ?>', (t) => {
+  const src = '<?php echo _("Date:") ?> <?php echo $this->date ?>\n\n<?php echo _("Bye") ?>\n';
+  t.is(renderPhpTemplate(src, new Map([['Date:', 'Datum:']]), { 'echo $this->date': '09.07.25' }), 'Datum: 09.07.25\nBye');
+  t.throws(() => renderPhpTemplate('<?php phpinfo() ?>', new Map(), {}), { message: /unhandled PHP/ });
 });
