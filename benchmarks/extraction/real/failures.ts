@@ -1,0 +1,45 @@
+/**
+ * The open part's per-case failures, for whoever works on the engine: every message of the chosen
+ * open products that the engine gets wrong (or right below 0.5, or a none-mail answered at ≥ 0.5)
+ * under the model fitted without its product, as in the benchmark's leave-one-product-out. Run:
+ *   node --import=tsx --conditions=@ephemail/source benchmarks/extraction/real/failures.ts [--product a,b] [--shared]
+ * Default: the open real products. `--shared` adds the shared corpus's products. Sealed products
+ * are refused. Reads the cache as it is (run build.ts first).
+ */
+import { MODEL, explain } from '@ephemail/core';
+import { fitModel } from '../fit.js';
+import { evaluateWith, report } from '../lopo.js';
+import { prepareCorpus, prepareSamples } from '../prepare.js';
+import { row } from '../print.js';
+import { loadReal } from './load.js';
+
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? undefined : process.argv[i + 1];
+};
+
+const shared = await prepareCorpus();
+const sharedProducts = new Set(shared.map((p) => p.sample.product));
+const real = loadReal(sharedProducts);
+const open = [...shared, ...(await prepareSamples(real.open))];
+const asked = (arg('--product') ?? '').split(',').filter(Boolean);
+const refused = asked.filter((p) => !open.some((o) => o.sample.product === p));
+if (refused.length > 0) {
+  console.error(`not an open product (sealed, or not built): ${refused.join(', ')}`);
+  process.exit(2);
+}
+const chosen = asked.length > 0 ? asked : [...real.openProducts, ...(process.argv.includes('--shared') ? [...sharedProducts] : [])];
+
+for (const product of [...new Set(chosen)].sort()) {
+  const model = fitModel(open.filter((p) => p.sample.product !== product).map((p) => p.row));
+  const outcomes = evaluateWith(model, open.filter((p) => p.sample.product === product));
+  for (const o of outcomes) {
+    const confidence = o.top?.confidence ?? 0;
+    const wrong = o.label.kind === 'none' ? confidence >= 0.5 : !o.correct || confidence < 0.5;
+    if (!wrong) continue;
+    const t = o.top;
+    const why = t === undefined ? 'nothing' : `${t.type} ${t.value.slice(0, 240)} ${t.confidence} ${explain(t, model ?? MODEL).slice(0, 6).map((c) => `${c.signal} ${c.contribution}`).join(', ')}`;
+    console.log(`${o.label.file} [${o.label.kind} ${String(o.label.value).slice(0, 240)}] -> ${why}`);
+  }
+  console.log(row(product, report(outcomes).all));
+}
