@@ -1,0 +1,57 @@
+// The team console at /console: sign in with an API key, then the project's identities, one
+// identity's mail (live), the code or link found with its candidates, and its events. It talks
+// only to this host's public /v1 API, with a token kept in memory (session.ts).
+import { byId, say } from '../dom.js';
+import { forgetReveal } from './extraction.js';
+import { leaveIdentity, openIdentity, startIdentityPage } from './identity-page.js';
+import { loadIdentities, resetIdentityList, startIdentityList } from './identity-list.js';
+import { signOut, tenant, whenExpired } from './session.js';
+import { startSignIn } from './sign-in.js';
+import type { Identity } from './types.js';
+
+type View = 'sign-in' | 'identities' | 'identity';
+const HEADINGS: Record<View, string> = { 'sign-in': 'sign-in-title', identities: 'identities-title', identity: 'identity-title' };
+
+/** Shows one view and moves focus to its heading, so keyboard and screen-reader users land in it. */
+const show = (view: View): void => {
+  for (const name of Object.keys(HEADINGS) as View[]) byId(`view-${name}`).hidden = name !== view;
+  byId('who-actions').hidden = view === 'sign-in';
+  document.body.dataset.view = view;
+  byId(HEADINGS[view]).focus();
+};
+
+const toList = async (): Promise<void> => {
+  leaveIdentity();
+  forgetReveal();
+  show('identities');
+  await loadIdentities();
+};
+
+const toIdentity = (identity: Identity): void => {
+  show('identity');
+  void openIdentity(identity);
+};
+
+const signedOut = (said: string): void => {
+  leaveIdentity();
+  forgetReveal();
+  signOut();
+  resetIdentityList();
+  signIn.reset();
+  show('sign-in');
+  say(byId('console-status'), said);
+};
+
+const signIn = startSignIn(() => {
+  const where = tenant();
+  byId('who').textContent = where === undefined ? '' : `${where.orgId} · ${where.projectId}`;
+  say(byId('console-status'), '');
+  void toList();
+});
+
+startIdentityList(toIdentity);
+startIdentityPage();
+whenExpired(() => signedOut('Your session ended (the access token expired). Sign in again with the key.'));
+byId('sign-out').addEventListener('click', () => signedOut('Signed out. The key was not kept; the token is forgotten.'));
+byId('back-to-list').addEventListener('click', () => void toList());
+document.body.dataset.ready = 'true';
