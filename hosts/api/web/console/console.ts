@@ -1,6 +1,7 @@
 // The team console at /console: sign in with an API key, then the project's identities, one
-// identity's mail (live), the code or link found with its candidates, and its events. It talks
-// only to this host's public /v1 API, with a token kept in memory (session.ts).
+// identity's mail (live), the code or link found with its candidates, and its events; webhook
+// endpoints and their deliveries. It talks only to this host's public /v1 API, with a token kept
+// in memory (session.ts).
 import { byId, say } from '../dom.js';
 import { forgetReveal } from './extraction.js';
 import { leaveIdentity, openIdentity, startIdentityPage } from './identity-page.js';
@@ -8,14 +9,21 @@ import { loadIdentities, resetIdentityList, startIdentityList } from './identity
 import { signOut, tenant, whenExpired } from './session.js';
 import { startSignIn } from './sign-in.js';
 import type { Identity } from './types.js';
+import { loadWebhooks, resetWebhooks, startWebhooks } from './webhooks.js';
 
-type View = 'sign-in' | 'identities' | 'identity';
-const HEADINGS: Record<View, string> = { 'sign-in': 'sign-in-title', identities: 'identities-title', identity: 'identity-title' };
+type View = 'sign-in' | 'identities' | 'identity' | 'webhooks';
+const HEADINGS: Record<View, string> = { 'sign-in': 'sign-in-title', identities: 'identities-title', identity: 'identity-title', webhooks: 'webhooks-title' };
 
 /** Shows one view and moves focus to its heading, so keyboard and screen-reader users land in it. */
 const show = (view: View): void => {
   for (const name of Object.keys(HEADINGS) as View[]) byId(`view-${name}`).hidden = name !== view;
   byId('who-actions').hidden = view === 'sign-in';
+  byId('console-nav').hidden = view === 'sign-in';
+  const section = view === 'identity' ? 'identities' : view;
+  for (const name of ['identities', 'webhooks']) {
+    if (name === section) byId(`nav-${name}`).setAttribute('aria-current', 'page');
+    else byId(`nav-${name}`).removeAttribute('aria-current');
+  }
   document.body.dataset.view = view;
   byId(HEADINGS[view]).focus();
 };
@@ -32,11 +40,19 @@ const toIdentity = (identity: Identity): void => {
   void openIdentity(identity);
 };
 
+const toWebhooks = async (): Promise<void> => {
+  leaveIdentity();
+  forgetReveal();
+  show('webhooks');
+  await loadWebhooks();
+};
+
 const signedOut = (said: string): void => {
   leaveIdentity();
   forgetReveal();
   signOut();
   resetIdentityList();
+  resetWebhooks();
   signIn.reset();
   show('sign-in');
   say(byId('console-status'), said);
@@ -54,4 +70,7 @@ startIdentityPage();
 whenExpired(() => signedOut('Your session ended (the access token expired). Sign in again with the key.'));
 byId('sign-out').addEventListener('click', () => signedOut('Signed out. The key was not kept; the token is forgotten.'));
 byId('back-to-list').addEventListener('click', () => void toList());
+byId('nav-identities').addEventListener('click', () => void toList());
+byId('nav-webhooks').addEventListener('click', () => void toWebhooks());
+startWebhooks();
 document.body.dataset.ready = 'true';
