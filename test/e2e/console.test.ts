@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import express from 'express';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 import { webApp } from '../../hosts/api/src/web-app.ts';
+import { startDnsmasq, type Dnsmasq } from '../../adapters/mail-auth/test/dnsmasq.js';
 import { repoRoot, tempDir } from './support.js';
 import { mail, newKey, sameSecurityHeaders, signIn, storedByPage, type Key } from './console-support.js';
 import { assertAccessible, focusedName, shoot, watchPage } from './web-support.js';
@@ -20,12 +22,19 @@ import { assertAccessible, focusedName, shoot, watchPage } from './web-support.j
 // with its candidates (masked; Show for a key with secrets:read), and the events. On a desktop and
 // on a 360 px wide viewport, with axe-core. `UPDATE_SCREENSHOTS=1` writes docs/screenshots/console-*.png.
 
+// A custom domain whose MX is published and whose TXT record is not, on a real name server.
+const DOMAIN = `d${randomUUID().slice(0, 8)}.example.org`;
+
 let host: RunningHost;
 let browser: Browser;
+let dns: Dnsmasq;
 test.before(async () => {
   // Against the built bundle, as `npm start` serves it.
   execFileSync(process.execPath, [join(repoRoot, 'hosts/api/scripts/build-web.mjs')], { stdio: 'ignore' });
-  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'console.test' }));
+  dns = await startDnsmasq({ localDomains: [DOMAIN], mx: [[DOMAIN, 'mx.console.test', 10]] });
+  host = await startHost(
+    loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'console.test', MX_HOST: 'mx.console.test', DNS_SERVERS: dns.server }),
+  );
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -34,6 +43,7 @@ test.before(async () => {
 test.after.always(async () => {
   await browser?.close();
   await host?.close();
+  await dns?.stop();
 });
 
 const DESKTOP = { width: 1280, height: 900 };
@@ -127,7 +137,7 @@ for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
   });
 }
 
-test('console (phone, 360 px): identities page by 20 and filter by status; one is created from the form, extended and squashed', async (t) => {
+test('console (phone, 360 px): identities page by 20 and filter by status; one is created from the form, given a child (both open from the lineage), extended and squashed', async (t) => {
   const key = await newKey(host, ['identities:read', 'identities:write']);
   await seedIdentities(key, 21);
   const { context, page, seen } = await open(PHONE);
@@ -138,13 +148,24 @@ test('console (phone, 360 px): identities page by 20 and filter by status; one i
   await page.getByRole('button', { name: 'Next page' }).click();
   await page.locator('#page-info', { hasText: '21–21 of 21' }).waitFor();
   t.true(await page.getByRole('button', { name: 'Next page' }).isDisabled());
-  await page.getByLabel('Label').fill('checkout test');
+  await page.getByLabel('Label', { exact: true }).fill('checkout test');
   await page.getByLabel('Lifetime (hours)').fill('2');
   await page.getByRole('button', { name: 'Create identity' }).click();
   await page.locator('body[data-view="identity"]').waitFor();
   await page.getByRole('heading', { name: 'checkout test', level: 1 }).waitFor();
   t.regex((await page.locator('#identity-left').textContent())!, /^(1 h 59 min|2 h 0 min) left$/);
   t.is(await page.locator('#identity-domain').textContent(), 'console.test');
+  // A child, shown in the lineage; open it from there, and its parent from its lineage.
+  const parentEmail = (await page.locator('#identity-email').textContent())!;
+  await page.getByLabel('Child label').fill('invitee');
+  await page.getByRole('button', { name: 'Create child' }).click();
+  const child = page.locator('#lineage ul li');
+  await child.waitFor();
+  t.regex((await page.locator('#lineage > li').textContent())!, new RegExp(`^${parentEmail} \\(this identity\\) provisioned`));
+  await child.getByRole('button').click();
+  await page.getByRole('heading', { name: 'invitee', level: 1 }).waitFor();
+  await page.locator('#lineage').getByRole('button', { name: parentEmail }).click();
+  await page.getByRole('heading', { name: 'checkout test', level: 1 }).waitFor();
   await page.getByLabel('Extend by (hours)').fill('3');
   await page.getByRole('button', { name: 'Extend', exact: true }).click();
   await page.locator('#identity-status', { hasText: 'extended' }).waitFor();
@@ -172,8 +193,8 @@ test('console (phone, 360 px): identities page by 20 and filter by status; one i
 /** Signs in, creates an identity from the form and answers its address, with the identity page open. */
 const newIdentity = async (page: Page, key: Key, label: string): Promise<string> => {
   await signIn(page, key);
-  await page.getByLabel('Label').fill(label);
-  await page.getByLabel('Label').press('Enter');
+  await page.getByLabel('Label', { exact: true }).fill(label);
+  await page.getByLabel('Label', { exact: true }).press('Enter');
   await page.locator('body[data-view="identity"]').waitFor();
   await page.locator('#live-state[data-state="open"]').waitFor();
   return (await page.locator('#identity-email').textContent())!;
@@ -334,4 +355,27 @@ test('console (phone, 360 px): a webhook endpoint is added (its secret shown onc
     await context.close();
     await receiver.close();
   }
+});
+
+test('console (desktop): usage shows the month against the plan; a custom domain is registered with its two DNS records, and Verify says which one DNS lacks', async (t) => {
+  const key = await newKey(host, ['identities:read', 'identities:write', 'domains:read', 'domains:write', 'billing:read']);
+  const { context, page, seen } = await open(DESKTOP);
+  await signIn(page, key);
+  await page.getByRole('button', { name: 'Domains and usage' }).click();
+  await page.locator('body[data-view="project"]').waitFor();
+  await page.getByRole('progressbar', { name: 'Live identities' }).waitFor();
+  t.regex((await page.locator('#usage').textContent())!, /Live identities\s*0 of [\d,]+.*API calls\s*[\d,]+ of [\d,]+.*Custom domains\s*0 of \d+/);
+  await page.getByRole('textbox', { name: 'Domain', exact: true }).fill(DOMAIN);
+  await page.getByRole('button', { name: 'Register domain' }).click();
+  await page.getByRole('status').filter({ hasText: `${DOMAIN} registered` }).waitFor();
+  const row = page.locator('#domains li', { hasText: DOMAIN });
+  t.regex((await row.textContent())!, new RegExp(`MX${DOMAIN}10 mx\\.console\\.testpending.*TXT_service-verify\\.${DOMAIN}service-verify=[A-Za-z0-9]{32}pending`));
+  await row.getByRole('button', { name: `Verify ${DOMAIN}` }).click();
+  await row.getByRole('status').filter({ hasText: 'Not verified yet: a record is missing.' }).waitFor();
+  const checked = (await row.locator('table').nth(1).textContent())!;
+  t.regex(checked, /MX.*verified.*TXT.*missing/);
+  await assertAccessible(t, page, 'domains and usage');
+  await shoot(page, 'console-domains-desktop', true);
+  t.deepEqual([seen.elsewhere, seen.stopped, seen.refused], [[], [], []]);
+  await context.close();
 });
