@@ -379,3 +379,43 @@ test('console (desktop): usage shows the month against the plan; a custom domain
   t.deepEqual([seen.elsewhere, seen.stopped, seen.refused], [[], [], []]);
   await context.close();
 });
+
+/** An app of one's own, on loopback: asked to reset a password, it mails a code to the address over SMTP. */
+const startTargetApp = async () => {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const { email } = JSON.parse(body) as { email: string };
+      res.writeHead(200).end('{}');
+      void mail(host, { to: email, subject: 'Reset your password', text: 'Your password reset code is 604913.' });
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/forgot`, close: () => new Promise((r) => server.close(r)) };
+};
+
+test('console (desktop): a reliability run started on an identity is followed to completed, as a timeline with the app’s status, the delivery time and the masked code', async (t) => {
+  const app = await startTargetApp();
+  const key = await newKey(host, ['identities:read', 'identities:write', 'reliability:write']);
+  const { context, page } = await open(DESKTOP);
+  try {
+    await newIdentity(page, key, 'password reset');
+    await page.getByLabel("Your app's endpoint").fill(app.url);
+    await page.getByRole('button', { name: 'Start run' }).click();
+    const run = page.locator('#runs li.row').first();
+    // The page follows the run by itself (it polls the run each second until it ends).
+    await run.locator('.badge', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
+    const text = (await run.textContent())!;
+    t.regex(text, /password reset → http:\/\/127\.0\.0\.1:\d+\/forgot/);
+    t.regex(text, /triggered \(your app answered 200\)/);
+    t.regex(text, /mail received after \d+ ms/);
+    t.regex(text, /completed otp 6•••3 \(\d+ %\)/);
+    t.false((await page.content()).includes('604913'));
+    await assertAccessible(t, page, 'a completed reliability run');
+  } finally {
+    await context.close();
+    await app.close();
+  }
+});

@@ -1,7 +1,7 @@
 // The team console at /console: sign in with an API key, then the project's identities, one
-// identity's mail (live), the code or link found with its candidates, and its events; webhook
-// endpoints and their deliveries; custom domains and the month's usage. It talks only to this
-// host's public /v1 API, with a token kept in memory (session.ts).
+// identity's mail (live), the code or link found with its candidates, its reliability runs and
+// its events; webhook endpoints and their deliveries; custom domains and the month's usage. It
+// talks only to this host's public /v1 API, with a token kept in memory (session.ts).
 import { byId, say } from '../dom.js';
 import { loadDomains, startDomains } from './domains.js';
 import { forgetReveal } from './extraction.js';
@@ -9,6 +9,7 @@ import { leaveIdentity, openIdentity, startIdentityPage } from './identity-page.
 import { loadIdentities, resetIdentityList, startIdentityList } from './identity-list.js';
 import { startLineage } from './lineage.js';
 import { signOut, tenant, whenExpired } from './session.js';
+import { resetRuns, startRuns } from './runs.js';
 import { startSignIn } from './sign-in.js';
 import { showUsage } from './usage.js';
 import type { Identity } from './types.js';
@@ -65,6 +66,7 @@ const signedOut = (said: string): void => {
   signOut();
   resetIdentityList();
   resetWebhooks();
+  resetRuns();
   signIn.reset();
   show('sign-in');
   say(byId('console-status'), said);
@@ -80,6 +82,7 @@ const signIn = startSignIn(() => {
 startIdentityList(toIdentity);
 startIdentityPage();
 startLineage(toIdentity);
+startRuns();
 whenExpired(() => signedOut('Your session ended (the access token expired). Sign in again with the key.'));
 byId('sign-out').addEventListener('click', () => signedOut('Signed out. The key was not kept; the token is forgotten.'));
 byId('back-to-list').addEventListener('click', () => void toList());

@@ -1,5 +1,5 @@
 // One identity: its summary, extend and squash, its children and lineage, and below it what it
-// received (live), the code or link found, and its events. Leaving the page stops its live wait.
+// received (live), the code or link found, its reliability runs and its events. Leaving the page stops its live wait.
 import { byId, say } from '../dom.js';
 import { showEvents } from './events.js';
 import { showExtraction } from './extraction.js';
@@ -7,6 +7,7 @@ import { domainOf, leftOf } from './identity-list.js';
 import { showLineage } from './lineage.js';
 import { startLive, stopLive } from './live.js';
 import { closeMessage, showMail } from './mail.js';
+import { showRuns } from './runs.js';
 import { api } from './session.js';
 import type { Identity } from './types.js';
 
@@ -23,13 +24,14 @@ const render = (identity: Identity): void => {
   const live = identity.status !== 'squashed' && identity.status !== 'expired';
   byId('extend-form').hidden = !live;
   byId('child-form').hidden = !live;
+  byId('run-form').hidden = !live;
   byId('squash').hidden = !live;
   byId('squash-confirm').hidden = true;
 };
 
 /** Everything below the summary, read again (after a new event, or on opening). */
 const refresh = async (id: string): Promise<void> => {
-  await Promise.all([showMail(id), showEvents(id), showExtraction(id), showLineage(id)]);
+  await Promise.all([showMail(id), showEvents(id), showExtraction(id), showLineage(id), showRuns(id)]);
 };
 
 /** Shows an identity; its mail, events and extraction load, and a live wait starts. */
