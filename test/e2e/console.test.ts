@@ -102,7 +102,7 @@ test('console: without a build, /console answers 503 saying to run npm run build
 });
 
 for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
-  test(`console (${name}): a key of several projects signs in through the picker; the token stays in memory, the key is dropped; sign out returns to the form`, async (t) => {
+  test(`console (${name}): a key of several projects signs in through the picker; the token stays in memory, the key is dropped; a reload or Sign out returns to the form`, async (t) => {
     const key = await newKey(host, ['identities:read', 'identities:write'], 2);
     const { context, page, seen } = await open(viewport);
     await page.getByLabel('API key').fill(`${key.key}x`);
@@ -127,11 +127,16 @@ for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
     t.false(stored.includes(key.key));
     t.false((await page.content()).includes(key.key));
     await assertAccessible(t, page, 'identities (empty)');
+    // Reloading signs out: nothing of the session survives the page's memory.
+    await page.reload();
+    await page.locator('body[data-ready="true"]').waitFor();
+    t.true(await page.locator('#view-sign-in').isVisible());
+    t.true(await page.locator('#view-identities').isHidden());
+    await signIn(page, key, key.projects[1]);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.locator('body[data-view="sign-in"]').waitFor();
     await page.getByRole('status').filter({ hasText: 'Signed out' }).waitFor();
     t.is(await page.evaluate(() => (globalThis as any).document.activeElement.id), 'sign-in-title');
-    // Reloading signs out too: nothing survives the page's memory.
     t.deepEqual([seen.elsewhere, seen.stopped, seen.refused], [[], [], []]);
     await context.close();
   });
