@@ -207,7 +207,7 @@ const newIdentity = async (page: Page, key: Key, label: string): Promise<string>
 
 const HTML = '<p style="color:#c00">Your login code is <b>520741</b>.</p><img alt="" src="http://tracker.example.com/open.png">';
 
-test('console (desktop): a mail arrives live; read it (text, sandboxed HTML, authentication, headers, attachments, raw download); the code is masked and Show reveals it with secrets:read; the events list it', async (t) => {
+test('console (desktop): a mail arrives live; read it (text, sandboxed HTML, authentication, headers, attachments, raw download); the code is masked and Show reveals it (and the mail’s) with secrets:read; the events list it', async (t) => {
   const key = await newKey(host, ['identities:read', 'identities:write', 'secrets:read']);
   const { context, page, seen } = await open(DESKTOP, { acceptDownloads: true });
   const address = await newIdentity(page, key, 'shop sign-up');
@@ -252,6 +252,13 @@ test('console (desktop): a mail arrives live; read it (text, sandboxed HTML, aut
   t.regex((await message.locator('section', { hasText: 'Attachments (1)' }).textContent())!, /terms\.txt · text\/plain · 8 bytes/);
   await message.getByText(/^Headers \(\d+\)$/).click();
   t.regex((await message.locator('dl.headers').textContent())!, /subject\s*Your code/i);
+  // Unmasked on request (secrets:read), in the text and in the frame; then masked again.
+  await message.getByRole('button', { name: 'Show codes and links' }).click();
+  await message.locator('pre.mail-text', { hasText: 'Your login code is 520741.' }).waitFor();
+  await page.frameLocator('iframe.mail-frame').locator('b', { hasText: '520741' }).waitFor();
+  t.is(await focusedName(page), 'Mask codes and links');
+  await page.keyboard.press('Enter');
+  await message.locator('pre.mail-text', { hasText: /Your login code is 5•+1\./ }).waitFor();
   const [saved] = await Promise.all([page.waitForEvent('download'), message.getByRole('button', { name: 'Download raw source' }).click()]);
   t.regex(saved.suggestedFilename(), /^msg_.*\.eml$/);
   const raw = readFileSync((await saved.path())!, 'utf8');
@@ -277,6 +284,7 @@ test('console: a key without secrets:read sees masked values and no Show; the ra
   await page.getByText('A key with secrets:read can show them.').waitFor();
   await page.locator('#mail-list').getByRole('button', { name: 'Code inside' }).click();
   await page.getByText('The raw source needs a key with secrets:read.').waitFor();
+  t.is(await page.getByRole('button', { name: 'Show codes and links' }).count(), 0);
   await assertAccessible(t, page, 'a message without secrets:read (phone)');
   await shoot(page, 'console-message-phone', true);
   t.false((await page.content()).includes('318245'));

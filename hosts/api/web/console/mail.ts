@@ -32,8 +32,9 @@ export const showMail = async (id: string): Promise<void> => {
   byId('mail-empty').hidden = answer.body.items.length > 0;
 };
 
-export const openMessage = async (messageId: string): Promise<void> => {
-  const answer = await api<Message>('GET', `/v1/identities/${identityId}/messages/${messageId}`);
+/** Shows one message in place of the list; `reveal` asks for it unmasked (needs secrets:read). */
+export const openMessage = async (messageId: string, reveal = false): Promise<void> => {
+  const answer = await api<Message>('GET', `/v1/identities/${identityId}/messages/${messageId}${reveal ? '?reveal=true' : ''}`);
   if (!answer.ok) {
     byId('mail-announce').textContent = `The message could not be read: ${answer.message ?? answer.status}.`;
     return;
@@ -45,7 +46,8 @@ export const openMessage = async (messageId: string): Promise<void> => {
     byId<HTMLElement>(`mail-list`).querySelector<HTMLElement>(`[data-id="${messageId}"] button`)?.focus();
   });
   const article = byId('message');
-  article.replaceChildren(back, ...renderMessage(identityId, answer.body));
+  const toggle = () => void openMessage(messageId, !reveal).then(() => article.querySelector<HTMLElement>('button[aria-pressed]')?.focus());
+  article.replaceChildren(back, ...renderMessage(identityId, answer.body, { revealed: reveal, toggle }));
   byId('mail-list-part').hidden = true;
   article.hidden = false;
   byId('message-subject').focus();

@@ -61,12 +61,20 @@ const rawButton = (identityId: string, m: Message): HTMLElement => {
   return el('p', { class: 'buttons' }, button, status);
 };
 
+/** Show or mask the codes and links of the mail, for a key with secrets:read. */
+const revealToggle = (reveal: { revealed: boolean; toggle: () => void }): HTMLElement => {
+  if (!scopes().includes('secrets:read')) return el('p', { class: 'muted' }, 'Codes and links in this mail are masked; a key with secrets:read can show them.');
+  const button = el('button', { type: 'button', class: 'secondary', 'aria-pressed': String(reveal.revealed) }, reveal.revealed ? 'Mask codes and links' : 'Show codes and links');
+  button.addEventListener('click', reveal.toggle);
+  return el('p', { class: 'buttons' }, button);
+};
+
 /** The message's parts, to put after the Back button. */
-export const renderMessage = (identityId: string, m: Message): Node[] => [
+export const renderMessage = (identityId: string, m: Message, reveal: { revealed: boolean; toggle: () => void }): Node[] => [
   el('h3', { id: 'message-subject', tabindex: '-1' }, m.subject || '(no subject)'),
   el('dl', { class: 'meta' }, el('dt', {}, 'From'), el('dd', {}, sender(m.from)), el('dt', {}, 'To'), el('dd', {}, m.to.map(sender).join(', ')),
     el('dt', {}, 'Received'), el('dd', {}, el('time', { datetime: m.received_at }, when(m.received_at)))),
-  el('p', { class: 'muted' }, 'Codes and links in this mail are masked; the panel above shows them to a key with secrets:read.'),
+  revealToggle(reveal),
   ...(m.truncated ? [el('p', { class: 'muted' }, 'This mail was larger than the service keeps; its end is cut off.')] : []),
   el('h4', {}, 'Text'),
   el('pre', { class: 'mail-text' }, m.text.trim() === '' ? '(This mail has no plain-text part.)' : m.text),
