@@ -264,7 +264,11 @@ test('console (desktop): a mail arrives live; read it (text, sandboxed HTML, aut
   const raw = readFileSync((await saved.path())!, 'utf8');
   t.regex(raw, /Subject: Your code/);
   await assertAccessible(t, page, 'a message');
-  await shoot(page, 'console-message-desktop', true);
+  // The frame is drawn anew after each toggle: wait for its text before the picture.
+  await page.frameLocator('iframe.mail-frame').locator('b', { hasText: '5•••1' }).waitFor();
+  // A picture of the viewport from the message's top: a full-page one leaves the frame blank.
+  await message.locator('#message-subject').evaluate((heading: any) => heading.scrollIntoView());
+  await shoot(page, 'console-message-desktop');
   await message.getByRole('button', { name: 'All mail of this identity' }).click();
   t.is(await focusedName(page), 'Your code', 'back to the list, on the message read');
   // Chromium may report the mail's tracker as asked, then stopped by the policy before it left.
