@@ -102,7 +102,8 @@ const parametersOf = (route: Route): JsonObject[] => {
     const grant = route.method === 'post' ? [header('X-Anon-Grant', 'A one-time anonymous grant; required when the host has a grant secret.', false)] : [];
     return [...path, ...query, ...grant];
   }
-  const tenant = [header('X-Org-Id', 'Organization of the credential.'), header('X-Project-Id', 'Project of the credential.')];
+  const required = route.tenantHeaders !== 'optional';
+  const tenant = [header('X-Org-Id', 'Organization of the credential.', required), header('X-Project-Id', 'Project of the credential.', required)];
   const idem = isMutation(route) ? [header('Idempotency-Key', 'Unique key of this mutation (at most 255 characters).')] : [];
   return [...path, ...query, ...tenant, ...idem];
 };

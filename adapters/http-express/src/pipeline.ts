@@ -30,12 +30,13 @@ const apiCallsExceeded = (limit: number): HttpError => {
   };
 };
 
-const authenticate = async (req: Request): Promise<E.Either<HttpError, Principal>> =>
+const authenticate = async (req: Request, route: Route): Promise<E.Either<HttpError, Principal>> =>
   E.mapLeft(toHttpError)(
     await ephemailOf(req).auth.authenticate({
       authorization: req.get('Authorization'),
       orgId: req.get('X-Org-Id'),
       projectId: req.get('X-Project-Id'),
+      tenant: route.tenantHeaders ?? 'required',
     }),
   );
 
@@ -151,7 +152,7 @@ const agentHandler =
   async (req: Request, res: Response, next: NextFunction) => {
     try {
       const fail = (error: HttpError) => sendError(req, res, error);
-      const principal = await authenticate(req);
+      const principal = await authenticate(req, route);
       if (E.isLeft(principal)) return fail(principal.left);
       const missing = missingScopes(principal.right.scopes, route.scopes);
       if (missing.length > 0) return fail(toHttpError(forbidden(missing)));

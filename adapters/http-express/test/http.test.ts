@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
+import * as E from 'fp-ts/lib/Either.js';
 import type { Api } from './support.js';
 import { startApi } from './support.js';
 
@@ -38,8 +40,10 @@ test('http: a missing or invalid credential answers 401 unauthorized in the enve
 
 test('http: missing tenant headers answer 400, mismatching ones 403 scope_mismatch', async (t) => {
   const tenant = await api.tenant();
-  const res = await api.call('GET', '/v1/me', { headers: { authorization: `Bearer ${tenant.key}` } });
+  const res = await api.call('GET', '/v1/identities', { headers: { authorization: `Bearer ${tenant.key}` } });
   envelopeOk(t, res, 400, 'invalid_request');
+  const half = await api.call('GET', '/v1/me', { headers: { authorization: `Bearer ${tenant.key}`, 'x-org-id': tenant.orgId } });
+  envelopeOk(t, half, 400, 'invalid_request');
   envelopeOk(t, await api.call('GET', '/v1/me', { tenant: { ...tenant, orgId: 'org_other' } }), 403, 'scope_mismatch');
   envelopeOk(t, await api.call('GET', '/v1/me', { tenant: { ...tenant, projectId: 'proj_other' } }), 403, 'scope_mismatch');
 });
@@ -48,7 +52,25 @@ test('http: a credential without the scope answers 403 forbidden; /v1/me needs n
   const tenant = await api.tenant(['identities:read']);
   envelopeOk(t, await api.call('POST', '/v1/identities', { tenant, body: { label: 'x' } }), 403, 'forbidden');
   const me = await api.call('GET', '/v1/me', { tenant });
-  t.deepEqual(me.json, { organization_id: tenant.orgId, project_id: tenant.projectId, scopes: ['identities:read'] });
+  t.deepEqual(me.json, { organization_id: tenant.orgId, project_id: tenant.projectId, projects: [tenant.projectId], scopes: ['identities:read'] });
+});
+
+test('http: /v1/me without tenant headers names the key\'s organization and projects (project_id null when it has several), and a token\'s one project', async (t) => {
+  const one = await api.tenant(['identities:read']);
+  const bare = (key: string) => api.call('GET', '/v1/me', { headers: { authorization: `Bearer ${key}` } });
+  t.deepEqual((await bare(one.key)).json, { organization_id: one.orgId, project_id: one.projectId, projects: [one.projectId], scopes: ['identities:read'] });
+  const orgId = `org_${randomUUID().slice(0, 8)}`;
+  const created = await api.service.auth.createApiKey({ orgId, projectIds: ['proj_a', 'proj_b'], scopes: ['identities:read'], plan: 'growth' });
+  if (E.isLeft(created)) throw new Error(created.left._tag);
+  const several = await bare(created.right.key);
+  t.is(several.status, 200);
+  t.deepEqual(several.json, { organization_id: orgId, project_id: null, projects: ['proj_a', 'proj_b'], scopes: ['identities:read'] });
+  const tenant = { key: created.right.key, orgId, projectId: 'proj_b' };
+  const token = (await api.call('POST', '/v1/auth/tokens', { tenant, body: { scopes: ['identities:read'] } })).json.access_token;
+  t.deepEqual((await bare(token)).json.projects, ['proj_b']);
+  envelopeOk(t, await bare(`${created.right.key}x`), 401, 'unauthorized');
+  // Only the profile is answered without headers: the key still cannot act anywhere unnamed.
+  envelopeOk(t, await api.call('GET', '/v1/identities', { headers: { authorization: `Bearer ${created.right.key}` } }), 400, 'invalid_request');
 });
 
 test('http: a mutation without Idempotency-Key answers 400 missing_idempotency_key', async (t) => {

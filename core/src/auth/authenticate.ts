@@ -15,6 +15,12 @@ export interface CredentialInput {
   readonly authorization: string | undefined;
   readonly orgId: string | undefined;
   readonly projectId: string | undefined;
+  /**
+   * `optional`: a request that sends neither tenant header is answered for the credential's
+   * organization, with `projectId` its only project ('' when it covers several). Only the
+   * profile route (`/v1/me`) allows it, so a client holding just a key can learn its tenant.
+   */
+  readonly tenant?: 'required' | 'optional';
 }
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -50,20 +56,25 @@ export const authenticate = async (deps: CoreDeps, input: CredentialInput): Prom
   if (presented === undefined) return E.left(unauthorized());
   const verified = await verify(deps, presented);
   if (verified === undefined) return E.left(unauthorized());
+  const { key, token } = verified;
+  const projects = token === undefined ? key.project_ids : [token.project_id];
+  const principalFor = (projectId: string): Principal => ({
+    orgId: key.org_id,
+    projectId,
+    scopes: token?.scopes ?? key.scopes,
+    projects,
+    credential: { kind: token ? 'access_token' : 'api_key', id: token?.id ?? key.id, keyId: key.id, expiresAt: token?.expires_at },
+  });
+  if (input.tenant === 'optional' && !input.orgId && !input.projectId) {
+    return E.right(principalFor(projects.length === 1 ? projects[0]! : ''));
+  }
   const missing = [
     ...(input.orgId ? [] : [{ path: 'X-Org-Id', message: 'required header' }]),
     ...(input.projectId ? [] : [{ path: 'X-Project-Id', message: 'required header' }]),
   ];
   if (missing.length > 0) return E.left(invalidRequest('Missing tenant headers.', missing));
-  const { key, token } = verified;
-  const projects = token === undefined ? key.project_ids : [token.project_id];
   if (input.orgId !== key.org_id || !projects.includes(input.projectId!)) {
     return E.left(scopeMismatch('X-Org-Id or X-Project-Id differs from the scope of the credential.'));
   }
-  return E.right({
-    orgId: key.org_id,
-    projectId: input.projectId!,
-    scopes: token?.scopes ?? key.scopes,
-    credential: { kind: token ? 'access_token' : 'api_key', id: token?.id ?? key.id, keyId: key.id, expiresAt: token?.expires_at },
-  });
+  return E.right(principalFor(input.projectId!));
 };

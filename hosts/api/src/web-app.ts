@@ -27,10 +27,11 @@ export interface WebAppOptions {
 }
 
 /**
- * The web app at `/`, from the bundle `scripts/build-web.mjs` writes. index.html is revalidated
- * on every load (`no-cache`, with its ETag); the other files carry a content hash in their names
- * and are kept a year. Without a build, `/` answers 503 saying how to make one; other paths fall
- * through to the API.
+ * The web app at `/` and the team console at `/console` (ADR 0057), from the bundle
+ * `scripts/build-web.mjs` writes. The pages are revalidated on every load (`no-cache`, with
+ * their ETag); the other files carry a content hash in their names and are kept a year. Both
+ * pages and every file get the same security headers. Without a build, the pages answer 503
+ * saying how to make one; other paths fall through to the API.
  */
 export const webApp = (options: WebAppOptions = {}) => {
   const dir = options.dir ?? BUILT;
@@ -38,9 +39,13 @@ export const webApp = (options: WebAppOptions = {}) => {
   router.get(['/favicon.ico', '/favicon.svg'], (_req, res) => {
     res.status(200).type('image/svg+xml').set({ ...SECURITY, 'Cache-Control': 'public, max-age=86400' }).send(FAVICON);
   });
-  router.get(['/', '/index.html'], (_req, res, next) => {
-    if (existsSync(join(dir, 'index.html'))) return next();
+  const notBuilt = (res: express.Response) =>
     res.status(503).type('html').set({ 'Cache-Control': 'no-store', 'Retry-After': '60', ...SECURITY }).send(NOT_BUILT);
+  router.get(['/', '/index.html'], (_req, res, next) => (existsSync(join(dir, 'index.html')) ? next() : notBuilt(res)));
+  // The console's page, with the same headers and revalidation as index.html.
+  router.get('/console', (_req, res, next) => {
+    if (!existsSync(join(dir, 'console.html'))) return notBuilt(res);
+    res.sendFile('console.html', { root: dir, headers: { ...SECURITY, 'Cache-Control': 'no-cache' } }, (error) => error && next(error));
   });
   router.use(
     express.static(dir, {

@@ -69,7 +69,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization, project and scopes of the credential. */
+        /** The organization, project and scopes of the credential, and every project it covers; tenant headers optional. */
         get: {
             parameters: {
                 query?: never;

@@ -14,9 +14,15 @@ export const authRoutes = (app: Ephemail): Route[] => [
     handle: ({ principal, body }) => app.auth.exchangeToken(principal, body),
   }),
   route({
-    method: 'get', path: '/v1/me', tag, scopes: [], status: 200,
-    summary: 'The organization, project and scopes of the credential.',
+    method: 'get', path: '/v1/me', tag, scopes: [], status: 200, tenantHeaders: 'optional',
+    summary: 'The organization, project and scopes of the credential, and every project it covers; tenant headers optional.',
     handle: async ({ principal }) =>
-      E.right({ organization_id: principal.orgId, project_id: principal.projectId, scopes: principal.scopes }),
+      E.right({
+        organization_id: principal.orgId,
+        // Without tenant headers, a key of several projects has no one project yet: the caller picks.
+        project_id: principal.projectId === '' ? null : principal.projectId,
+        projects: principal.projects ?? [principal.projectId],
+        scopes: principal.scopes,
+      }),
   }),
 ];

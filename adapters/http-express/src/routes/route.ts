@@ -46,6 +46,11 @@ export interface Route<B = unknown, Q = unknown> {
    * (cookie or bearer). Default: an agent credential.
    */
   readonly auth?: 'agent' | 'anonymous' | 'consumer';
+  /**
+   * `optional`: an agent request may send neither tenant header and is answered for the
+   * credential's own tenant (`/v1/me`, so a client holding only a key can find its projects).
+   */
+  readonly tenantHeaders?: 'optional';
   /** Response headers that depend on the answer (the consumer session cookie). */
   readonly headersOf?: (body: unknown) => Readonly<Record<string, string>>;
   /** The component schema of a successful answer in the OpenAPI document, when it has one (`Event`). */
