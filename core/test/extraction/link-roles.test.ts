@@ -1,6 +1,9 @@
 import test from 'ava';
+import fc from 'fast-check';
+import { extract } from '../../src/index.js';
 import { leadOf, roleIn } from '../../src/extraction/link-role.js';
 import { NEGATIVE_ROLE_WORDS, POSITIVE_ROLE_WORDS } from '../../src/extraction/link-roles.js';
+import { message } from './helpers.js';
 
 // Hand-written sentences that lead to a link, by language: [asks to use the secret, leads away].
 const LEADS: Record<string, readonly [string, string]> = {
@@ -68,4 +71,38 @@ test('leadOf: the lead is the last sentence before the link on its line, or the 
   t.is(leadOf('Hello Ana,\nIf this was not you, cancel it here:\n'), 'If this was not you, cancel it here:');
   t.is(leadOf('Confirm your address:\n→ '), 'Confirm your address:\n→');
   t.is(leadOf(''), '');
+});
+
+const TOKEN = 'Zx81kQ2mNw74PpLr9sTe';
+
+const twoLinks = (lead: readonly [string, string], confirmFirst: boolean): string => {
+  const confirm = `<p>${lead[0]} <a href="https://app.example.com/email/c?t=${TOKEN}&a=1">click here</a></p>`;
+  const cancel = `<p>${lead[1]} <a href="https://app.example.com/email/c?t=${TOKEN}&a=2">click here</a></p>`;
+  return confirmFirst ? confirm + cancel : cancel + confirm;
+};
+
+test('extract: of two links sharing one token, the one the sentence before asks to follow wins, in every language', (t) => {
+  for (const [lang, lead] of Object.entries(LEADS)) {
+    for (const first of [true, false]) {
+      const top = extract(message({ subject: 'Email', html: twoLinks(lead, first) })).top;
+      t.is(top?.value, `https://app.example.com/email/c?t=${TOKEN}&a=1`, `${lang}, confirm ${first ? 'first' : 'second'}`);
+    }
+  }
+});
+
+const UNSUBSCRIBE = ['Unsubscribe', 'Abmelden', 'Se désabonner', 'Darse de baja', 'Отписаться', '配信停止', '수신 거부', '退订', 'Abonelikten çık'];
+const prose = fc.array(fc.stringMatching(/^[a-z]{2,9}$/), { minLength: 3, maxLength: 10 }).map((ws) => `${ws.join(' ')}.`);
+
+test('property: adding an unsubscribe link never changes the winner of a confirm mail', (t) => {
+  fc.assert(
+    fc.property(fc.constantFrom(...Object.keys(LEADS)), fc.constantFrom(...UNSUBSCRIBE), fc.stringMatching(/^[A-Za-z0-9]{20,32}$/), fc.boolean(), prose, (lang, unsub, token, before, filler) => {
+      const confirm = `<p>${filler}</p><p>${LEADS[lang]?.[0]} <a href="https://app.example.com/verify/${TOKEN}">${LEADS[lang]?.[0]}</a></p>`;
+      const footer = `<p><a href="https://app.example.com/u/${token}">${unsub}</a></p>`;
+      const alone = extract(message({ subject: 'Email', html: confirm })).top?.value;
+      const withUnsub = extract(message({ subject: 'Email', html: before ? footer + confirm : confirm + footer })).top?.value;
+      return alone === withUnsub;
+    }),
+    { numRuns: 300 },
+  );
+  t.pass();
 });
