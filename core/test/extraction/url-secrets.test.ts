@@ -1,4 +1,5 @@
 import test from 'ava';
+import fc from 'fast-check';
 import { extract, scoreCandidates } from '../../src/index.js';
 import { message } from './helpers.js';
 
@@ -33,4 +34,19 @@ test('extract: a long hex token after a word asking to confirm is the code to se
   const token = '0c463dd8db718a4295efeba41b75befccba9d70a';
   const text = `Include the following line in a message to list-request@lists.example.org:\n\n    confirm ${token}\n`;
   t.is(extract(message({ subject: 'Your confirmation is needed', text })).top?.value, token);
+});
+
+test('property: a random token in a query parameter of any name yields a link candidate (but names that say they carry none)', (t) => {
+  // Tracking, locale, identity and after-login names say their value is no secret (url-features.ts).
+  const name = fc.stringMatching(/^[a-z]{1,8}$/).filter((n) => !/^(email|lang|locale|hl|theme|source|ref|medium|campaign|name|type|expires?|expire|mode|scope|next|continue|state|service|origin|referr?er)$/.test(n));
+  const value = fc.oneof(fc.stringMatching(/^[0-9]{12,24}$/), fc.stringMatching(/^[A-Za-z0-9]{16,40}$/).filter((v) => /\d/.test(v) && /[A-Za-z]/.test(v)));
+  fc.assert(
+    fc.property(name, value, fc.constantFrom('Confirm your address:', 'Bitte bestätige deine Adresse:', 'Подтвердите адрес:', 'メールアドレスを確認してください：'), (n, v, lead) => {
+      const href = `https://app.example.com/a/b?${n}=${v}`;
+      const found = extract(message({ subject: 'Account', html: `<p>${lead}</p><p><a href="${href}">${href}</a></p>` })).candidates;
+      return found.some((c) => c.type === 'magic_link' && c.value === href && c.evidence.signals.token !== undefined);
+    }),
+    { numRuns: 300 },
+  );
+  t.pass();
 });
