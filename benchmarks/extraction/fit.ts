@@ -1,15 +1,19 @@
 /**
  * Fits the engine's model (core/src/extraction/model.ts) to labelled candidates: conditional
  * logistic regression in which a message's candidates compete with each other and with "no
- * secret", with a Gaussian prior that pulls every weight towards the hand scale and the bias
+ * secret" (the ranking), plus a logistic loss on each candidate alone (its own probability), with a Gaussian prior that pulls every weight towards the hand scale and the bias
  * towards its start. Deterministic: full-batch gradient steps from a fixed start, no randomness.
  */
-import { weightKey, type Model, type ScoredCandidate } from '@ephemail/core';
+import { PREFERENCE_SIGNALS, weightKey, type Model, type ScoredCandidate } from '@ephemail/core';
 
-/** One message as the fit sees it: its candidates' signals and which one is right (-1: none). */
+/**
+ * One message as the fit sees it: its candidates' signals, which one is the secret to use first
+ * (-1: none), and every candidate that is a secret of the message (that one and a second way in).
+ */
 export interface TrainingRow {
   readonly candidates: readonly Pick<ScoredCandidate, 'type' | 'evidence'>[];
   readonly target: number;
+  readonly positives: readonly number[];
 }
 
 /** The fit's settings; the defaults are what the committed model and every fold use. */
@@ -26,13 +30,21 @@ export interface FitOptions {
    * calibration the engine had before it had a model; true: a weight per signal.
    */
   readonly perSignal: boolean;
+  /**
+   * Weight of the second half of the loss: each candidate on its own, right when it is any secret
+   * of its message (a second way in included), so its score reads as its own log-odds (ADR 0049).
+   * 0 leaves the ranking half alone: candidates compete with each other and with "no secret".
+   */
+  readonly independent: number;
 }
 
-export const FIT_DEFAULTS: FitOptions = { scale: 1.8, bias: 0.35, sigma: 0.25, steps: 400, perSignal: true };
+export const FIT_DEFAULTS: FitOptions = { scale: 1.8, bias: 0.35, sigma: 0.25, steps: 400, perSignal: true, independent: 1 };
 
 interface Sparse {
   readonly keys: Int32Array;
   readonly values: Float64Array;
+  /** 1 for a preference signal (model.ts), which the per-candidate half of the loss leaves out. */
+  readonly preference: Uint8Array;
 }
 
 /** Fits a model to the rows. */
@@ -41,16 +53,19 @@ export const fitModel = (rows: readonly TrainingRow[], options: Partial<FitOptio
   const index = new Map<string, number>();
   const data = rows.map((r) => ({
     target: r.target,
+    positives: new Set(r.positives),
     cands: r.candidates.map((c): Sparse => {
       const keys: number[] = [];
       const values: number[] = [];
+      const preference: number[] = [];
       for (const [k, v] of Object.entries(c.evidence.signals)) {
         const key = o.perSignal ? weightKey(c.type, k) : 'scale';
         if (!index.has(key)) index.set(key, index.size);
         keys.push(index.get(key) ?? 0);
         values.push(v);
+        preference.push(PREFERENCE_SIGNALS.has(k) ? 1 : 0);
       }
-      return { keys: Int32Array.from(keys), values: Float64Array.from(values) };
+      return { keys: Int32Array.from(keys), values: Float64Array.from(values), preference: Uint8Array.from(preference) };
     }),
   }));
   const n = index.size;
@@ -68,19 +83,26 @@ export const fitModel = (rows: readonly TrainingRow[], options: Partial<FitOptio
   for (let step = 1; step <= o.steps; step += 1) {
     for (let i = 0; i <= n; i += 1) grad[i] = precision * ((theta[i] ?? 0) - (prior[i] ?? 0));
     for (const row of data) {
-      const scores = row.cands.map((c) => {
+      // The whole score ranks; the score without preference signals is each candidate's own.
+      const evidence = row.cands.map((c) => {
         let s = theta[n] ?? 0;
-        for (let j = 0; j < c.keys.length; j += 1) s += (theta[c.keys[j] ?? 0] ?? 0) * (c.values[j] ?? 0);
+        for (let j = 0; j < c.keys.length; j += 1) if (c.preference[j] === 0) s += (theta[c.keys[j] ?? 0] ?? 0) * (c.values[j] ?? 0);
+        return s;
+      });
+      const scores = row.cands.map((c, ci) => {
+        let s = evidence[ci] ?? 0;
+        for (let j = 0; j < c.keys.length; j += 1) if (c.preference[j] === 1) s += (theta[c.keys[j] ?? 0] ?? 0) * (c.values[j] ?? 0);
         return Math.min(50, s);
       });
       const exps = scores.map((s) => Math.exp(s));
       const total = 1 + exps.reduce((a, b) => a + b, 0);
       row.cands.forEach((c, ci) => {
-        const g = (exps[ci] ?? 0) / total - (ci === row.target ? 1 : 0);
-        grad[n] = (grad[n] ?? 0) + g;
+        const rank = (exps[ci] ?? 0) / total - (ci === row.target ? 1 : 0);
+        const own = o.independent * (1 / (1 + Math.exp(-Math.min(50, evidence[ci] ?? 0))) - (row.positives.has(ci) ? 1 : 0));
+        grad[n] = (grad[n] ?? 0) + rank + own;
         for (let j = 0; j < c.keys.length; j += 1) {
           const k = c.keys[j] ?? 0;
-          grad[k] = (grad[k] ?? 0) + g * (c.values[j] ?? 0);
+          grad[k] = (grad[k] ?? 0) + (c.preference[j] === 1 ? rank : rank + own) * (c.values[j] ?? 0);
         }
       });
     }

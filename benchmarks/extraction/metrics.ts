@@ -9,6 +9,8 @@ export interface Outcome {
   readonly correct: boolean;
   /** Top candidate matches the label or one of its secondary secrets. */
   readonly acceptable: boolean;
+  /** For a message with a secondary secret: every secret of it is a candidate at confidence ≥ 0.5. */
+  readonly allSecretsSure?: boolean;
 }
 
 /** Accuracy figures over a set of outcomes. */
@@ -28,16 +30,22 @@ export interface Metrics {
   readonly ece: number;
   /** Link kind right, among correct magic links. */
   readonly link_kind_accuracy: number | null;
+  /** Messages with a code and a link (a secondary secret), and the share where both are candidates at ≥ 0.5. */
+  readonly two_secrets: number;
+  readonly both_at_0_5: number | null;
 }
 
 const ratio = (n: number, d: number): number => (d === 0 ? 0 : n / d);
 
 /** Judges one message: exact type and value, links compared as decoded strings. */
-export const judge = (label: Label, top: Candidate | undefined): Outcome => {
+export const judge = (label: Label, top: Candidate | undefined, candidates: readonly Candidate[] = top ? [top] : []): Outcome => {
   const matches = (kind: string, value: string | null): boolean => top !== undefined && top.type === kind && top.value === value;
   const correct = label.kind !== 'none' && matches(label.kind, label.value);
   const acceptable = correct || (label.kind !== 'none' && (label.also ?? []).some((a) => matches(a.kind, a.value)));
-  return { label, top, correct, acceptable };
+  const also = label.kind === 'none' ? [] : (label.also ?? []);
+  if (also.length === 0) return { label, top, correct, acceptable };
+  const sure = (kind: string, value: string | null): boolean => candidates.some((c) => c.type === kind && c.value === value && c.confidence >= 0.5);
+  return { label, top, correct, acceptable, allSecretsSure: sure(label.kind, label.value) && also.every((a) => sure(a.kind, a.value)) };
 };
 
 /** ECE over messages that have a top candidate: Σ (bin size / n) · |accuracy − mean confidence|. */
@@ -59,6 +67,7 @@ export const metrics = (outcomes: readonly Outcome[]): Metrics => {
   const pos = outcomes.filter((o) => o.label.kind !== 'none');
   const neg = outcomes.filter((o) => o.label.kind === 'none');
   const links = pos.filter((o) => o.correct && o.label.kind === 'magic_link');
+  const two = pos.filter((o) => o.allSecretsSure !== undefined);
   return {
     messages: outcomes.length,
     positives: pos.length,
@@ -69,6 +78,8 @@ export const metrics = (outcomes: readonly Outcome[]): Metrics => {
     recall_at_0_5: ratio(pos.filter((o) => o.correct && (o.top?.confidence ?? 0) >= 0.5).length, pos.length),
     ece: ece(outcomes),
     link_kind_accuracy: links.length === 0 ? null : ratio(links.filter((o) => o.top?.link_kind === o.label.link_purpose).length, links.length),
+    two_secrets: two.length,
+    both_at_0_5: two.length === 0 ? null : ratio(two.filter((o) => o.allSecretsSure === true).length, two.length),
   };
 };
 

@@ -8,11 +8,14 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fitModel } from './fit.js';
+import { IDENTITY_CALIBRATION } from '@ephemail/core';
+import { fitCalibrated } from './calibrate.js';
+import { byProduct } from './lopo.js';
 import { prepareCorpus } from './prepare.js';
 
 const prepared = await prepareCorpus();
-const model = fitModel(prepared.map((p) => p.row));
+// Calibrated on out-of-fold scores: each product scored by the model fitted without it.
+const model = fitCalibrated(byProduct(prepared));
 const lines = Object.entries(model.weights).map(([k, w]) => `    '${k}': ${w},`);
 const source = `import type { Model } from './model.js';
 
@@ -23,6 +26,7 @@ const source = `import type { Model } from './model.js';
 export const MODEL: Model = {
   scale: ${model.scale},
   bias: ${model.bias},
+  calibration: ${JSON.stringify(model.calibration ?? IDENTITY_CALIBRATION).replace(/"(\w+)":/g, '$1: ').replace(/,/g, ', ').replace(/\{/g, '{ ').replace(/\}/g, ' }')},
   weights: {
 ${lines.join('\n')}
   },

@@ -4,7 +4,7 @@ export interface Shape {
   readonly value: string;
   /** Prior log-odds that a token of this shape is a one-time code. */
   readonly prior: number;
-  readonly kind: 'digits' | 'grouped' | 'alnum' | 'letters' | 'mixed';
+  readonly kind: 'digits' | 'grouped' | 'alnum' | 'letters' | 'mixed' | 'hex';
 }
 
 const DATE_LIKE = /^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}-\d{1,2}-\d{2,4})$/;
@@ -52,10 +52,23 @@ const classesOf = (t: string): Classes => {
 
 /**
  * The longest token (letters, digits and single joining dashes, as codeTokens reads them) that
- * any shape admits: plain shapes stop at 32 characters, grouped ones at four groups of five, and
- * ten digits joined by dashes make 19.
+ * any shape admits: hex tokens stop at 64 characters, other plain shapes at 32, grouped ones at
+ * four groups of five, and ten digits joined by dashes make 19.
  */
-export const LONGEST_CODE_TOKEN = 32;
+export const LONGEST_CODE_TOKEN = 64;
+const LONGEST_PLAIN = 32;
+const SHORTEST_HEX = 16;
+const HEX_LOWER = /^[0-9a-f]+$/;
+const HEX_UPPER = /^[0-9A-F]+$/;
+
+/**
+ * A long hex token printed as a word ("confirm 0c463dd8…"): a secret the reader sends back or
+ * types, when its context says so; on its own, most often a hash or an id (prior below zero).
+ */
+const hexShape = (t: string, { digits, upper, lower }: Classes): Shape | undefined => {
+  if (t.length < SHORTEST_HEX || digits === 0 || upper + lower === 0 || (upper > 0 && lower > 0)) return undefined;
+  return HEX_LOWER.test(t) || HEX_UPPER.test(t) ? { value: t, prior: -1, kind: 'hex' } : undefined;
+};
 
 /** How often the case changes from one letter to the next. */
 const caseChanges = (t: string): number => {
@@ -69,8 +82,9 @@ const caseChanges = (t: string): number => {
 };
 
 const plainShape = (t: string, { digits, upper, lower }: Classes): Shape | undefined => {
+  if (t.length > LONGEST_PLAIN) return hexShape(t, { digits, upper, lower });
   // No shape below admits a token outside 4..32 characters.
-  if (t.length < 4 || t.length > LONGEST_CODE_TOKEN) return undefined;
+  if (t.length < 4) return undefined;
   if (lower === 0 && digits > 0 && upper > 0 && t.length <= 12) {
     return { value: t, prior: t.length >= 6 && t.length <= 8 ? 0.8 : 0.3, kind: 'alnum' };
   }
@@ -83,7 +97,7 @@ const plainShape = (t: string, { digits, upper, lower }: Classes): Shape | undef
     (upper >= 3 && lower >= 3 && t.length >= 10) ||
     (t.length >= 10 && upper >= 2 && lower >= 2 && (upper * 2 > t.length || caseChanges(t) >= 4));
   if (random && t.length >= 8) return { value: t, prior: -0.2, kind: 'mixed' };
-  return undefined;
+  return hexShape(t, { digits, upper, lower });
 };
 
 /**

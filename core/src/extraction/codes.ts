@@ -1,5 +1,6 @@
 import { shapeOf } from './code-shape.js';
 import { eachMatch } from './each-match.js';
+import { roleIn } from './link-role.js';
 import { maskLinksAndAddresses } from './mask.js';
 import { COMMERCE_WORDS, TIME_WORDS, compileWords } from './lexicon.js';
 import { firstAtOrAfter, type Hits, type MessageView, type Segment, type Source } from './segments.js';
@@ -29,6 +30,8 @@ const COMMERCE = compileWords(COMMERCE_WORDS, 'i');
 // How far before a code a commerce word is looked for: "License key: " is 13 characters.
 const COMMERCE_WINDOW = 24;
 const BASE = -3;
+// How far before a hex token a word asking to confirm is looked for.
+const ACTION_WINDOW = 24;
 
 
 /** End of the last hit that starts at or after `from` and ends by `pos` (before which it starts), if any. */
@@ -182,6 +185,9 @@ const sighting = (seg: Segment, start: number, printed: string, subject: number,
   if (!shape) return undefined;
   const signals: Record<string, number> = { base: BASE, shape: shape.prior };
   contextSignals(signals, seg, start, start + printed.length, printed, shape.kind === 'digits');
+  // "confirm 0c463dd8…": a word asking to confirm or verify just before a long token names it
+  // (read only for hex tokens, which no code word usually introduces).
+  if (shape.kind === 'hex' && roleIn(seg.text.slice(Math.max(0, start - ACTION_WINDOW), start)) === 'positive') signals.action_before = 1.5;
   if (extra !== undefined) for (const k in extra) signals[k] = extra[k] ?? 0;
   if (subject > 0) signals.subject_says_code = subject;
   else if (subject < 0) signals.subject_silent = subject;

@@ -1,7 +1,8 @@
 import { confidences } from './calibration.js';
 import { findCodes, type CodeSighting } from './codes.js';
 import { findLinks } from './links.js';
-import { scoreWith, type Model } from './model.js';
+import { otherTopic } from './mail-topic.js';
+import { evidenceScore, scoreWith, type Model } from './model.js';
 import { MODEL } from './model-weights.js';
 import { matchesRules, ruleCodes, type ExtractionRules } from './rules.js';
 import { viewMessage, type MessageView } from './segments.js';
@@ -181,7 +182,15 @@ const rank = (message: ParsedMessage, rules: ExtractionRules): Ranked[] => {
   const links = type === 'otp' ? [] : linkCandidates(view);
   const preferred = preferShownCodes(codes, links);
   // Ranked once, by the model (`modelled`); the hand scores only find and prune candidates.
-  return [...preferred, ...markCarriers(preferred, links)];
+  return onTopic(view, [...preferred, ...markCarriers(preferred, links)]);
+};
+
+/** The candidates with the mail-level signal `other_topic` (mail-topic.ts) when the mail has it. */
+const onTopic = (view: MessageView, ranked: Ranked[]): Ranked[] => {
+  if (ranked.length === 0) return ranked;
+  const topic = otherTopic(view);
+  if (topic === 0) return ranked;
+  return ranked.map((r) => ({ ...r, score: r.score + topic, signals: { ...r.signals, other_topic: topic } }));
 };
 
 /**
@@ -210,7 +219,8 @@ export const extractWith =
   (message: ParsedMessage, rules?: ExtractionRules): Extraction => {
     if (rules !== undefined && !matchesRules(message, rules)) return { top: undefined, candidates: [], ruleMismatch: true };
     const ranked = modelled(model, rank(message, rules ?? {}));
-    const probs = confidences(ranked.map((c) => c.modelScore));
+    // Ranked by the whole score; each one's confidence read from its evidence (model.ts).
+    const probs = confidences(ranked.map((c) => evidenceScore(model, c.type, c.signals)), model.calibration);
     const candidates: Candidate[] = [];
     for (let i = 0; i < ranked.length && candidates.length < MAX_CANDIDATES; i += 1) {
       const confidence = Math.round((probs[i] ?? 0) * 1000) / 1000;

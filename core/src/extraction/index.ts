@@ -1,11 +1,11 @@
 export * from './types.js';
 export { extract, extractWith, scoreCandidates, type ScoredCandidate } from './extract.js';
-export { explain, scoreWith, weightKey, type Contribution, type Model } from './model.js';
+export { evidenceScore, explain, PREFERENCE_SIGNALS, scoreWith, weightKey, type Contribution, type Model } from './model.js';
 export { MODEL } from './model-weights.js';
 export { explainCandidate } from './explain-candidate.js';
 export { ExtractionRulesSchema, matchesRules, type ExtractionRules } from './rules.js';
 export { redact, toRedactedCandidate, toRedactedExtraction, MASK, type RedactedCandidate, type RedactedExtraction } from './redact.js';
 export { htmlToView, type HtmlView } from './html.js';
 export { decodeEntities } from './entities.js';
-export { confidences } from './calibration.js';
+export { confidenceOf, confidences, IDENTITY_CALIBRATION, type Calibration, type Platt } from './calibration.js';
 export { describeParseFailure, type MessageParser, type ParseFailure, type ParseOutcome } from './message-parser.js';

@@ -1,6 +1,7 @@
 // Keyword lexicons for the languages the engine supports: en de fr es pt it nl pl tr ru uk ar he
-// hi th vi id ja zh ko. Stems are used where languages inflect ("подтвер", "doğrula") so one entry
-// covers the forms; scripts without spaces (ja, zh, th) match as substrings.
+// hi th vi id ja zh ko, and code words of cs sk hu el fi et ro lt lv sl ca ga eu fa bn. Stems are
+// used where languages inflect ("подтвер", "doğrula") so one entry covers the forms; scripts
+// without spaces (ja, zh, th) match as substrings.
 
 /** Words that introduce a one-time code. */
 export const CODE_WORDS = [
@@ -16,6 +17,9 @@ export const CODE_WORDS = [
   'コード', 'ワンタイムパスワード', 'パスコード', '認証番号', '確認番号', '暗証番号',
   '验证码', '驗證碼', '校验码', '代码', '代碼', '动态码', '一次性密码', '一次性密碼', '确认码', '確認碼',
   '코드', '인증번호', '인증 번호', '확인 번호', '일회용 비밀번호', '보안 코드',
+  // cs sk hu, el, fi, et, ro, lt, lv, sl, ca, ga, eu, fa, bn: "code" in more languages.
+  'kód', 'kódot', 'kódja', 'κωδικός', 'κωδικό', 'koodi', 'kood', 'cod', 'codul', 'kodas', 'kods', 'koda',
+  'codi', 'cód', 'kodea', 'کد', 'কোড',
 ];
 
 /** Endings of compound nouns that name a code (German "Zurücksetzungscode", Turkish "doğrulamakodu"). */

@@ -1,6 +1,7 @@
 import { eachMatch } from './each-match.js';
 import { KINDS, hasKindWords, kindsIn } from './kind-words.js';
 import { ACTION_WORDS, NEGATIVE_LINK_WORDS, compileWords } from './lexicon.js';
+import { leadOf, roleIn } from './link-role.js';
 import type { MessageView, Source } from './segments.js';
 import type { LinkKind } from './types.js';
 import { isTrimmed } from './whitespace.js';
@@ -27,6 +28,8 @@ interface Seen {
   imageOnly: boolean;
   button: boolean;
   context: string;
+  /** The words that introduce the link where it was first seen with any (see leadOf). */
+  lead: string;
   count: number;
   inFooter: boolean;
 }
@@ -48,7 +51,7 @@ const CONTEXT_CHARS = 160;
 const remember = (map: Map<string, Seen>, href: string, source: Source, anchor: string, imageOnly: boolean, button: boolean, context: string, inFooter: boolean): void => {
   let seen = map.get(href);
   if (seen === undefined) {
-    seen = { href, sources: [source], anchor, imageOnly, button, context: '', count: 0, inFooter };
+    seen = { href, sources: [source], anchor, imageOnly, button, context: '', lead: '', count: 0, inFooter };
     map.set(href, seen);
   } else {
     if (!seen.sources.includes(source)) seen.sources.push(source);
@@ -59,6 +62,7 @@ const remember = (map: Map<string, Seen>, href: string, source: Source, anchor: 
   }
   seen.count += 1;
   if (context !== '' && seen.context.length < CONTEXT_CHARS) seen.context += ` ${context}`;
+  if (seen.lead === '' && context !== '') seen.lead = leadOf(context);
 };
 
 /** `href` without the sentence punctuation that may follow a printed URL: as `replace(/[.,;:!?'"]+$/, '')`, without the pattern. */
@@ -72,18 +76,28 @@ const trimPunctuation = (href: string): string => {
 const collect = (view: MessageView): Map<string, Seen> => {
   const map = new Map<string, Seen>();
   const html = view.segments.find((s) => s.source === 'html');
+  // Anchors come in the order of the text: each is looked for after the one before, so two
+  // anchors with one text ("click here" twice) each get the words before their own place.
+  let cursor = 0;
   for (const link of view.links) {
-    const at = link.text && html ? html.text.indexOf(link.text) : -1;
+    let at = link.text && html ? html.text.indexOf(link.text, cursor) : -1;
+    if (at < 0 && link.text && html) at = html.text.indexOf(link.text);
+    if (at >= 0) cursor = at + link.text.length;
     const context = at > 0 && html ? html.text.slice(Math.max(0, at - CONTEXT_CHARS), at) : '';
     const inFooter = html !== undefined && at >= html.footerAt;
     remember(map, link.href, 'html', link.text, link.imageOnly === true, link.button === true, context, inFooter);
   }
+  const anchors = [...map.keys()];
   for (const seg of view.segments) {
     // URL_RE needs "http" (case as written): most segments without it are not scanned.
     if (seg.source === 'subject' || !seg.text.includes('http')) continue;
     eachMatch(URL_RE, seg.text, (m) => {
       const context = seg.text.slice(Math.max(0, m.index - CONTEXT_CHARS), m.index);
-      remember(map, trimPunctuation(m[0]), seg.source, '', false, false, context, m.index >= seg.footerAt);
+      const printed = trimPunctuation(m[0]);
+      // A printed URL that runs on past an anchor's href (into the words after it, or joined by
+      // the text's direction) is that link: it counts as one more sighting of the anchor.
+      const same = map.has(printed) ? printed : anchors.find((a) => printed.length > a.length && printed.startsWith(a));
+      remember(map, same ?? printed, seg.source, '', false, false, context, m.index >= seg.footerAt);
     });
   }
   return map;
@@ -168,8 +182,12 @@ const scoreLink = (seen: Seen, senderSite: string | undefined, silent: boolean):
   if (!outer) return undefined;
   // The outer URL's query pairs are read once, for both the redirect and the features.
   const query = queryPairs(outer);
-  const inner = unwrapRedirect(outer, query);
-  const f = inner === undefined ? urlFeatures(outer, query) : urlFeatures(inner);
+  const wrapped = unwrapRedirect(outer, query);
+  // A link of the site it sends to that carries a secret of its own is the link, whatever page it
+  // opens afterwards (`/members/?token=…&r=https://same.site/blog/`); a click tracker is another site.
+  const own = wrapped === undefined || siteOf(wrapped.hostname) === siteOf(outer.hostname) ? urlFeatures(outer, query) : undefined;
+  const inner = own === undefined || own.token === 0 ? wrapped : undefined;
+  const f = inner === undefined ? (own ?? urlFeatures(outer, query)) : urlFeatures(inner);
   const anchor = seen.anchor;
   // No token and a token are separate signals, so the model weighs each on its own.
   const sig: Record<string, number> = f.token === 0 ? { base: BASE, no_token: TOKEN_SIGNAL[0] } : { base: BASE, token: TOKEN_SIGNAL[f.token] };
@@ -180,9 +198,16 @@ const scoreLink = (seen: Seen, senderSite: string | undefined, silent: boolean):
   if (anchorWords) sig.anchor_words = 1;
   else if (hasAnchor && ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
   else if (seen.context !== '' && hasKindWords(seen.context.slice(-80))) sig.context_words = 0.6;
+  // The role the anchor names, else the words that lead to the link, in the mail's language.
+  const role = (hasAnchor ? roleIn(anchor) : undefined) ?? roleIn(seen.lead);
   // Nothing (URL, anchor, text before it) says what the link is for: "View on …", "Go to poll".
-  if (sig.url_words === undefined && sig.anchor_words === undefined && sig.anchor_action === undefined && sig.context_words === undefined) sig.no_purpose = -1;
+  const purpose = sig.url_words ?? sig.anchor_words ?? sig.anchor_action ?? sig.context_words;
+  if (purpose === undefined && role !== 'positive') sig.no_purpose = -1;
   if (f.negative || (hasAnchor && NEGATIVE_RE.test(anchor))) sig.footer_link = -5;
+  // A positive role counts where no kind word of the anchor or the text before it said it already
+  // ("Verify" is both): it speaks for the wording the kind lexicon does not know.
+  if (role === 'positive' && sig.anchor_words === undefined && sig.context_words === undefined) sig.role_positive = 1;
+  else if (role === 'negative') sig.role_negative = -2;
   if (SOCIAL.test(f.host)) sig.social = -4;
   if (senderSite !== undefined) sig.site = siteOf(f.host) === senderSite ? 0.3 : -0.8;
   if (seen.imageOnly && seen.sources.length === 1) sig.image_only = -1.5;

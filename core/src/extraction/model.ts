@@ -1,3 +1,4 @@
+import type { Calibration } from './calibration.js';
 import type { Candidate, SecretType } from './types.js';
 
 /**
@@ -6,8 +7,8 @@ import type { Candidate, SecretType } from './types.js';
  *
  *   score = bias + Σ_k weight(type.k) · signal_k
  *
- * and candidates then compete with each other and with "no secret" (see `confidences`). Weights
- * are fitted at build time by `benchmarks/extraction/train.ts` (conditional logistic regression
+ * and each score becomes a candidate's own probability through the model's calibration (see
+ * `confidences`). Weights are fitted at build time by `benchmarks/extraction/train.ts` (conditional logistic regression
  * with a Gaussian prior around `scale`) and committed in model-weights.ts; the benchmark refits
  * them for every fold of its leave-one-product-out evaluation. A signal the fit never saw (a rule
  * code, a signal added since) is weighed by `scale`, the model's overall trust in hand values.
@@ -19,6 +20,8 @@ export interface Model {
   readonly bias: number;
   /** Fitted weight of each signal, keyed `otp.<signal>` or `magic_link.<signal>`. */
   readonly weights: Readonly<Record<string, number>>;
+  /** Maps a score to a candidate's probability; fitted out of fold. Absent: σ(score). */
+  readonly calibration?: Calibration;
 }
 
 /** The key of a signal's weight. */
@@ -49,6 +52,22 @@ export const scoreWith = (model: Model, type: SecretType, signals: Readonly<Reco
   const weights = weightsOf(model)[type];
   let score = model.bias;
   for (const k in signals) score += (weights.get(k) ?? model.scale) * (signals[k] ?? 0);
+  return score;
+};
+
+/**
+ * Signals that only say which of two secrets a mail leads with: a code in parentheses beside a
+ * button, a code the link also carries, a link that carries the code the text shows. They order
+ * candidates, but a second way in is no less a secret: its confidence is read from its score
+ * without them (`evidenceScore`).
+ */
+export const PREFERENCE_SIGNALS: ReadonlySet<string> = new Set(['parenthetical', 'link_carries_code', 'carries_shown_code']);
+
+/** A candidate's score without its preference signals: what its confidence is calibrated from. */
+export const evidenceScore = (model: Model, type: SecretType, signals: Readonly<Record<string, number>>): number => {
+  let score = scoreWith(model, type, signals);
+  const weights = weightsOf(model)[type];
+  for (const k in signals) if (PREFERENCE_SIGNALS.has(k)) score -= (weights.get(k) ?? model.scale) * (signals[k] ?? 0);
   return score;
 };
 

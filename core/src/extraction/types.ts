@@ -85,7 +85,10 @@ export interface Candidate {
   /** The raw secret: the code as typed, or the link as clicked. */
   readonly value: string;
   readonly link_kind?: LinkKind;
-  /** Calibrated: of candidates reported at confidence c, about c are right. */
+  /**
+   * Calibrated probability that this candidate is a secret the reader is asked to use, on its
+   * own: not a share of the message's candidates, so a code and a link can both be high.
+   */
   readonly confidence: number;
   readonly evidence: Evidence;
 }

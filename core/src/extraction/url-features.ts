@@ -18,7 +18,7 @@ const NOT_SECRET = /^(utm_\w+|email|lang|locale|hl|theme|source|ref|medium|campa
 const SECRET_PARAM = /(token|code|key|secret|sig|signature|hash|otp|nonce|ticket|oobcode|verifier|auth)/i;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
-const NEGATIVE_PATH = /unsubscribe|opt-?out|\bundo\b|preferences|privacy|terms|\/help\b|\/support\b|\/faq|\/contact|revoke|\/report|notification|\/settings|\/legal|\/about\b|\/blog\b|\/docs?\b/i;
+const NEGATIVE_PATH = /unsubscribe|opt-?out|cancel|\bdeny\b|reject|decline|not[-_]?me\b|wasnt[-_]?me|\babort\b|\bundo\b|preferences|privacy|terms|\/help\b|\/support\b|\/faq|\/contact|revoke|\/report|notification|\/settings|\/legal|\/about\b|\/blog\b|\/docs?\b/i;
 // URL words are English in practice, whatever language the mail is in.
 const URL_HINTS: readonly [LinkKind, RegExp][] = [
   ['password_reset', /reset|recover|forgot|passw(or)?d|credential/gi],
@@ -43,9 +43,12 @@ const hintOf = (words: string): LinkKind | undefined => {
 };
 
 const TYPED = /^(type|action|mode)$/i;
+const FRAGMENT_PAIRS = /^[^/=&]+=[^/]*$/;
 // The shortest strings JWT and UUID can match: three runs of 8 with two dots; 8-4-4-4-12 hex digits.
 const JWT_MIN = 26;
 const UUID_LENGTH = 36;
+// Distinct characters (the dash included) a UUID holds at most when it is a placeholder.
+const PLACEHOLDER_CHARS = 4;
 // Bits of what one pass over a value finds: a lower-case ASCII letter, an upper-case one, a digit,
 // and a character that is neither a hex digit nor a separator.
 const LOWER = 1;
@@ -62,7 +65,8 @@ const NOT_HEX = 8;
  */
 export const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
   if (value.length >= JWT_MIN && JWT.test(value)) return 2;
-  if (value.length === UUID_LENGTH && UUID.test(value)) return 1;
+  // A UUID of a few repeated digits ("00000000-0000-…") is a placeholder, not a secret.
+  if (value.length === UUID_LENGTH && UUID.test(value)) return new Set(value).size > PLACEHOLDER_CHARS ? 1 : 0;
   let length = 0;
   let seen = 0;
   for (let i = 0; i < value.length; i += 1) {
@@ -79,7 +83,34 @@ export const tokenStrength = (value: string, name = ''): 0 | 1 | 2 => {
   const classes = (seen & LOWER) + ((seen & UPPER) >> 1) + ((seen & DIGIT) >> 2);
   if (length >= 16 && (classes >= 2 || (length >= 20 && (seen & NOT_HEX) === 0))) return 2;
   if (length >= 4 && SECRET_PARAM.test(name)) return length >= 12 && classes >= 2 ? 2 : 1;
-  return length >= 6 && classes >= 2 && (seen & DIGIT) !== 0 ? 1 : 0;
+  if (length >= 6 && classes >= 2 && (seen & DIGIT) !== 0) return 1;
+  return looksRandom(value, length, seen, classes) ? 1 : 0;
+};
+
+// A run of digits this long is rarely a word or a date: an id or a secret (a timestamp is 10-13).
+const LONG_NUMBER = 12;
+// Letters of one case this many, with few vowels, are not a word of any language written in Latin.
+const LONG_LETTERS = 16;
+const VOWELS = /[aeiouy]/gi;
+
+/**
+ * The test for values the rules above leave out, whatever their parameter's name: a long run of
+ * digits, a long run of letters of one case with few vowels (base32), or mixed-case letters that
+ * change case often (not CamelCase). Such a value makes its link at least a weak candidate.
+ */
+const looksRandom = (value: string, length: number, seen: number, classes: number): boolean => {
+  if (seen === DIGIT) return length >= LONG_NUMBER;
+  if ((seen & NOT_HEX) !== 0 && /[^A-Za-z0-9\-._~:]/.test(value)) return false;
+  if (classes === 1 && (seen & DIGIT) === 0 && length >= LONG_LETTERS) {
+    const vowels = value.match(VOWELS)?.length ?? 0;
+    return vowels / length < 0.25 && new Set(value.toLowerCase()).size >= 10;
+  }
+  if ((seen & (LOWER | UPPER)) === (LOWER | UPPER) && length >= 10) {
+    let changes = 0;
+    for (let i = 1; i < value.length; i += 1) if ((value.charCodeAt(i - 1) < 97) !== (value.charCodeAt(i) < 97)) changes += 1;
+    return changes >= 4;
+  }
+  return false;
 };
 
 // Without a '%' there is nothing to decode (and nothing that could throw): most segments.
@@ -115,7 +146,9 @@ const pushPieces = (out: string[], s: string): void => {
  */
 const parts = (url: URL, query = queryPairs(url)): { segments: string[]; params: [string, string][] } => {
   const hash = url.hash;
-  const [hashPath = '', hashQuery = ''] = hash.length > 1 ? hash.slice(1).split('?', 2) : [];
+  // A fragment of name=value pairs with no route before them ("#token=…&type=…") is a query.
+  const bare = hash.length > 1 && !hash.includes('?') && FRAGMENT_PAIRS.test(hash.slice(1));
+  const [hashPath = '', hashQuery = ''] = bare ? ['', hash.slice(1)] : hash.length > 1 ? hash.slice(1).split('?', 2) : [];
   const segments: string[] = [];
   pushPieces(segments, url.pathname);
   pushPieces(segments, hashPath);

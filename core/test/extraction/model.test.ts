@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { MODEL, explain, explainCandidate, extract, scoreWith, type Model } from '../../src/index.js';
+import { MODEL, confidenceOf, confidences, explain, explainCandidate, extract, scoreWith, type Model } from '../../src/index.js';
 import { message } from './helpers.js';
 
 test('model: a signal without a fitted weight is weighed by the scale', (t) => {
@@ -34,4 +34,31 @@ test('extract: a code after a label and a colon, ending its line, is found whate
   const top = extract(message({ subject: 'Registrering', text: 'Registrering\n\nE-postadressen er bekreftet.\n\nBekreftelsesnøkkel: SzCqBTPDDB\n' })).top;
   t.is(top?.value, 'SzCqBTPDDB');
   t.is(top?.evidence.signals.labelled, 1);
+});
+
+test('confidences: a candidate\'s confidence is its own score\'s, by rank, never raised or shared by the other candidates', (t) => {
+  const calibration = { best: { a: 0.9, b: 0.5 }, other: { a: 0.6, b: -0.5 } };
+  fc.assert(
+    fc.property(fc.array(fc.double({ min: -20, max: 20, noNaN: true }), { minLength: 2, maxLength: 6 }), (raw) => {
+      const scores = [...raw].sort((x, y) => y - x);
+      const all = confidences(scores, calibration);
+      const alone = scores.map((s, i) => confidenceOf(s, i === 0, calibration));
+      // A runner-up's own probability, capped by the candidate ranked above it.
+      return all.every((p, i) => p === (i === 0 ? alone[0] : Math.min(alone[i] ?? 0, all[i - 1] ?? 1))) && confidences(scores.slice(0, 1), calibration)[0] === all[0];
+    }),
+  );
+  t.pass();
+});
+
+test('extract: a code and a confirm link in one mail are both reported as sure', (t) => {
+  const html = [
+    '<p>Your verification code is <b>482913</b>.</p>',
+    '<p>Or confirm your email address with one click:</p>',
+    '<p><a href="https://app.example.com/verify?token=Zx81kQ2mNw74PpLr9sTeYv3B">Confirm email</a></p>',
+  ].join('');
+  const result = extract(message({ subject: 'Verify your email', html }));
+  const code = result.candidates.find((c) => c.type === 'otp');
+  const link = result.candidates.find((c) => c.type === 'magic_link');
+  t.true((code?.confidence ?? 0) >= 0.5, `code ${code?.confidence}`);
+  t.true((link?.confidence ?? 0) >= 0.5, `link ${link?.confidence}`);
 });
