@@ -31,7 +31,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An ingress of its own over `app`'s core, so the test chooses how long a read stays fresh. */
 const ingressOf = (app: ReturnType<typeof service>, precheckFreshMs: number) =>
-  createMailIngress(app.deps, { parser: createPostalMimeMailParser(), maxMessagesPerIdentity: 2, precheckFreshMs });
+  createMailIngress(app.deps, { parser: createPostalMimeMailParser({ timeBudgetMs: 20_000 }), maxMessagesPerIdentity: 2, precheckFreshMs });
 
 /** A service over a counting store, one identity, and an ingress whose reads stay fresh `precheckFreshMs`. */
 const counted = async (label: string, precheckFreshMs: number) => {

@@ -50,7 +50,7 @@ const envelope = (to: string): InboundEnvelope => ({ transport: 'smtp', mailFrom
 const setup = async (t: { teardown(fn: () => Promise<void> | void): void }, options: Partial<DeliveryThreadsOptions> = {}, parseThreads = 0) => {
   const dir = mkdtempSync(join(tmpdir(), 'ephemail-delivery-threads-'));
   const databaseUrl = `sqlite:${join(dir, 'mx.db')}`;
-  const app = createEphemail({ store: openStore(databaseUrl), inboxDomain: DOMAIN, parser: createPostalMimeMailParser() });
+  const app = createEphemail({ store: openStore(databaseUrl), inboxDomain: DOMAIN, parser: createPostalMimeMailParser({ timeBudgetMs: 60_000 }) });
   await app.init();
   const key = right(await app.auth.createApiKey({ orgId: 'org_t', projectIds: ['proj_t'], scopes: ['identities:read', 'identities:write', 'secrets:read'], plan: 'growth' }));
   const principal: Principal = right(await app.auth.authenticate({ authorization: `Bearer ${key.key}`, orgId: 'org_t', projectId: 'proj_t' }));
@@ -120,7 +120,7 @@ test('delivery threads: with a parse thread of its own (used from 16 KiB), a thr
   const padding = Array.from({ length: 400 }, (_, i) => `Line ${i} of the terms you agreed to, kept here for your records.`).join('\r\n');
   const large = Buffer.from(Buffer.from(mail(identity.email, '864209')).toString('latin1').replace('It expires in 10 minutes.', `It expires in 10 minutes.\r\n\r\n${padding}`), 'latin1');
   t.true(large.byteLength > 16 * 1024);
-  const parsedHere = await createPostalMimeMailParser().parse(large);
+  const parsedHere = await createPostalMimeMailParser({ timeBudgetMs: 60_000 }).parse(large);
   const [stored] = await threads.ingress.deliver(Buffer.from(large), envelope(identity.email));
   if (stored?.kind !== 'stored') return t.fail();
   t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '864209' });
