@@ -49,9 +49,11 @@ test('reliability jobs: the deadline fires by the clock, and a trigger cut short
 
   // A worker that claimed the trigger and died: the lease runs out, the run fails, no second call.
   const second = await startRun();
-  const dead: WebhookTransport = { post: () => new Promise(() => undefined) };
+  let triggered!: () => void;
+  const claimed = new Promise<void>((resolve) => (triggered = resolve));
+  const dead: WebhookTransport = { post: () => (triggered(), new Promise(() => undefined)) };
   void second.app.reliability.jobsTick('dying', dead);
-  await new Promise((r) => setTimeout(r, 20));
+  await claimed;
   second.clock.advance(31_000);
   const other = countingTarget();
   t.is((await second.app.reliability.jobsTick('w2', other.transport)).failed, 1);

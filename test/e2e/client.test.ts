@@ -86,13 +86,14 @@ test('client e2e: nothing arriving ends in EphemailTimeoutError; an abort ends t
   const started = Date.now();
   const timedOut = await t.throwsAsync(client.waitForCode(identity.id, { timeoutMs: 1_500 }), { instanceOf: EphemailTimeoutError });
   t.is(timedOut.identityId, identity.id);
-  t.true(Date.now() - started >= 1_500 && Date.now() - started < 4_000);
+  // Not before the deadline; the upper bound only catches a hang.
+  t.true(Date.now() - started >= 1_500 && Date.now() - started < 20_000);
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 200);
   const abortStarted = Date.now();
-  const aborted = await t.throwsAsync(client.waitForLink(identity.id, { timeoutMs: 4_000, signal: controller.signal }), { any: true });
+  const aborted = await t.throwsAsync(client.waitForLink(identity.id, { timeoutMs: 8_000, signal: controller.signal }), { any: true });
   t.is((aborted as Error).name, 'AbortError');
-  t.true(Date.now() - abortStarted < 2_000, 'the abort did not wait for the deadline');
+  t.true(Date.now() - abortStarted < 6_000, 'the abort did not wait for the deadline');
 });
 
 test('client e2e: an error envelope arrives as EphemailError with its code and requestId', async (t) => {

@@ -25,7 +25,7 @@ const post = (path: string, body: unknown, headers: Record<string, string> = {})
   fetch(`${host.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
 const linkFor = async (email: string, after = 0): Promise<string> => {
-  for (let i = 0; i < 100; i += 1) {
+  for (let i = 0; i < 1_200; i += 1) {
     const mail = inbox.filter((m) => m.to === email).slice(after)[0];
     const link = mail === undefined ? undefined : /(http:\/\/\S+\/consumer\/verify\?token=cml_[A-Za-z0-9]+)/.exec(mail.text.replace(/=\r\n/g, '').replace(/=3D/g, '='))?.[1];
     if (link !== undefined) return link;
@@ -106,7 +106,7 @@ test('consumer: sign-in links are rate-limited per address', async (t) => {
 });
 
 /** Reads server-sent events from a stream until `until` holds or `ms` pass. */
-const readEvents = async (res: Response, until: (events: { id: string; event: string; data: any }[]) => boolean, ms = 10_000) => {
+const readEvents = async (res: Response, until: (events: { id: string; event: string; data: any }[]) => boolean, ms = 60_000) => {
   const reader = res.body!.getReader();
   const events: { id: string; event: string; data: any }[] = [];
   let buffer = '';
@@ -155,7 +155,7 @@ test('consumer: the inbox stream shows mail and its redacted code as it arrives,
   t.false(JSON.stringify(events).includes('520741'));
   // Reconnecting after the first event gets the rest again: nothing is lost between connections.
   const resumed = await fetch(`${host.url}/v1/consumer/inbox`, { headers: { ...bearer, 'last-event-id': received!.id } });
-  const replayed = await readEvents(resumed, (e) => e.some((x) => x.event === 'extraction.completed'), 5_000);
+  const replayed = await readEvents(resumed, (e) => e.some((x) => x.event === 'extraction.completed'), 30_000);
   t.deepEqual(replayed.map((e) => e.id), [extracted!.id]);
 });
 

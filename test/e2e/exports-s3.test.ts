@@ -40,7 +40,7 @@ test('exports e2e (S3): with EXPORT_S3_BUCKET the file is written to the bucket 
   for (const label of ['one', 'two', 'three']) await call('POST', '/v1/identities', { label });
   const exp = await call('POST', '/v1/exports', { type: 'identities', format: 'json' });
   let view = exp;
-  for (let i = 0; i < 400 && view.status !== 'ready' && view.status !== 'failed'; i += 1) {
+  for (let i = 0; i < 2_400 && view.status !== 'ready' && view.status !== 'failed'; i += 1) {
     await new Promise((r) => setTimeout(r, 25));
     view = await call('GET', `/v1/exports/${exp.id}`);
   }

@@ -67,7 +67,7 @@ const startExportHost = async (env: Record<string, string> = {}) => {
   };
   /** Polls the export until it leaves pending/processing (the worker runs it). */
   const settled = async (id: string): Promise<any> => {
-    for (let i = 0; i < 400; i += 1) {
+    for (let i = 0; i < 2_400; i += 1) {
       const view = (await call('GET', `/v1/exports/${id}`)).json;
       if (view.status === 'ready' || view.status === 'failed') return view;
       await new Promise((r) => setTimeout(r, 25));
@@ -155,12 +155,12 @@ test('e2e exports: after a short download lifetime the link answers 410 and the 
   const file = join(short.exportDir, `${ready.id}-1.csv`);
   t.true(existsSync(file));
   let status = 0;
-  for (let i = 0; i < 100 && status !== 410; i += 1) {
+  for (let i = 0; i < 600 && status !== 410; i += 1) {
     status = (await fetch(ready.download_url)).status;
     if (status !== 410) await new Promise((r) => setTimeout(r, 50));
   }
   t.is(status, 410);
-  for (let i = 0; i < 100 && existsSync(file); i += 1) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 600 && existsSync(file); i += 1) await new Promise((r) => setTimeout(r, 50));
   t.false(existsSync(file));
   t.deepEqual(readdirSync(short.exportDir), []);
   t.like((await short.call('GET', `/v1/exports/${ready.id}`)).json, { status: 'ready', download_available: false, row_count: 1 });

@@ -56,7 +56,7 @@ test.serial('marketplace e2e: over SMTP, the template picks the code the generic
   t.is(shaped.json.value, '44172');
   const generic = await call('GET', `/v1/identities/${plain.id}/extractions/latest?wait=10&reveal=true`);
   t.is(generic.json.value, '918273');
-  for (let i = 0; i < 200; i += 1) {
+  for (let i = 0; i < 1_200; i += 1) {
     const now = (await call('GET', '/v1/marketplace/templates/tmpl_store_signup_code_v1')).json;
     if (now.success_rate !== before.success_rate) {
       t.is(now.deploy_count, before.deploy_count + 1);

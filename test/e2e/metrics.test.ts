@@ -76,7 +76,7 @@ for (const threads of ['0', '1']) {
     t.is((refused as { responseCode?: number }).responseCode, 550);
 
     // The one email.received goes to the receiver; the delivery is recorded after it was counted.
-    for (let i = 0; i < 400; i += 1) {
+    for (let i = 0; i < 2_400; i += 1) {
       const deliveries = (await (await fetch(`${host.url}/v1/webhooks/${hook.id}/deliveries`, { headers })).json()) as { items: { state: string }[] };
       if (deliveries.items.some((delivery) => delivery.state === 'delivered')) break;
       await new Promise((resolve) => setTimeout(resolve, 25));

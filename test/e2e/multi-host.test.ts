@@ -30,7 +30,7 @@ const startPair = async (dir: string) => {
     hosts.push({ name, child, base: `http://127.0.0.1:${port}`, smtpPort });
   }
   for (const host of hosts) {
-    for (let i = 0; i < 200; i += 1) {
+    for (let i = 0; i < 1_200; i += 1) {
       if (await fetch(`${host.base}/readyz`).then((r) => r.ok, () => false)) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -80,7 +80,7 @@ test('multi-host: two hosts over one SQLite file share identities, idempotency a
   t.true(made.every((r) => r.status === 201));
   const totals = await Promise.all([a, b].map(async (h) => ((await (await fetch(`${h!.base}/v1/identities`, { headers: HEADERS })).json()) as { total: number }).total));
   t.deepEqual(totals, [20, 20]);
-  for (let i = 0; i < 200 && received.size < 20; i += 1) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 1_200 && received.size < 20; i += 1) await new Promise((r) => setTimeout(r, 50));
   t.is(received.size, 20, 'one identity.provisioned delivery per identity');
   t.true([...received.values()].every((n) => n === 1), 'no event delivered twice although both hosts run workers');
   t.is(badSignatures, 0);

@@ -61,7 +61,7 @@ const callOf = (host: RunningHost) => async (key: Key, method: string, path: str
   return { status: res.status, text, headers: res.headers, json: text === '' ? undefined : (JSON.parse(text) as any) };
 };
 
-const finished = async (call: ReturnType<typeof callOf>, key: Key, id: string, seconds = 20) => {
+const finished = async (call: ReturnType<typeof callOf>, key: Key, id: string, seconds = 60) => {
   for (let i = 0; i < seconds * 20; i += 1) {
     const run = await call(key, 'GET', `/v1/reliability/${id}`);
     if (!['pending', 'email_received'].includes(run.json.status)) return run.json;
@@ -196,7 +196,7 @@ test('reliability: a timeout fires after the host restarted, and a run is never 
   const key = await keyFor(first, ['identities:read', 'identities:write', 'reliability:write'], 'org_restart', 'proj_restart');
   const who = (await callOf(first)(key, 'POST', '/v1/identities', { label: 'r' })).json;
   const created = (await callOf(first)(key, 'POST', '/v1/reliability/password-reset', { target_url: `${target.base}/silent`, identity_id: who.id, timeout_seconds: 10 })).json;
-  for (let i = 0; i < 100 && target.seen.filter((s) => s.body.includes(who.email)).length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 1_200 && target.seen.filter((s) => s.body.includes(who.email)).length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
   await first.close();
   const second = await startHost(loadConfig(env));
   t.teardown(() => second.close());

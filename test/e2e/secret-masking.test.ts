@@ -73,7 +73,7 @@ const receive = async (subject: string, parts: { text?: string; html?: string })
 };
 
 const deliveredFor = async (identityId: string, count: number): Promise<string[]> => {
-  for (let i = 0; i < 200; i += 1) {
+  for (let i = 0; i < 2_400; i += 1) {
     const mine = deliveries.filter((d) => d.includes(identityId));
     if (mine.length >= count) return mine;
     await new Promise((r) => setTimeout(r, 25));

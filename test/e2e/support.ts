@@ -27,7 +27,7 @@ export const spawnNode = (script: string, args: string[], env: Record<string, st
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  const waitFor = async (pattern: RegExp, timeoutMs = 30_000): Promise<RegExpMatchArray> => {
+  const waitFor = async (pattern: RegExp, timeoutMs = 120_000): Promise<RegExpMatchArray> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       // The development key's notice is on stderr; log lines on stdout.

@@ -97,7 +97,8 @@ test('client: aborting a call stops it while it waits to retry', async (t) => {
   t.teardown(server.close);
   const error = await t.throwsAsync(server.client().createIdentity({}, { signal: controller.signal }), { any: true });
   t.is((error as Error).name, 'AbortError');
-  t.true(Date.now() - answered < 5_000);
+  // Well before the 30 s the answer asked to wait.
+  t.true(Date.now() - answered < 15_000);
   t.is(server.seen.length, 1);
 });
 

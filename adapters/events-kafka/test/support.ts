@@ -60,7 +60,7 @@ export const recordingLogger = () => {
 };
 
 /** Resolves once `condition` holds; fails after `timeoutMs` with `what` in the message. */
-export const eventually = async (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> => {
+export const eventually = async (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

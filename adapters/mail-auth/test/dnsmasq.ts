@@ -83,8 +83,8 @@ const launch = async (records: DnsmasqRecords, chosenPort?: number): Promise<Dns
   child.on('error', (error) => (stderr += error.message));
   if (child.pid === undefined) throw new Error('dnsmasq did not start: is dnsmasq-base installed?');
   const stop = stopper(child, child.pid);
-  // dnsmasq prints nothing when its sockets are ready, so poll it with queries, briefly.
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+  // dnsmasq prints nothing when its sockets are ready, so poll it with queries (at least 30 s on a busy machine).
+  for (let attempt = 0; attempt < 600; attempt += 1) {
     if (child.exitCode !== null) {
       // Another process may have taken the port between our probe and dnsmasq's bind.
       if (/address already in use/i.test(stderr)) return undefined;

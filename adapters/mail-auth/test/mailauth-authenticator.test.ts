@@ -159,12 +159,12 @@ test('mail-auth: a name server that never answers costs one message deadline and
   const raw = await signedBy(t.context, `login@${signer}`);
   const silent = await startSilentServer();
   t.teardown(() => silent.socket.close());
-  // Each query alone would wait 5 s; the 300 ms message deadline must cut all three checks short.
-  const resolver = createDnsResolver([silent.server], { queryTimeoutMs: 5000, tries: 1 });
+  // Each query alone would wait 60 s; the 300 ms message deadline must cut all three checks short.
+  const resolver = createDnsResolver([silent.server], { queryTimeoutMs: 60_000, tries: 1 });
   const started = Date.now();
   const results = await createMailauthAuthenticator({ resolver, timeoutMs: 300 }).authenticate(bytes(raw), {
     mailFrom: `bounce@${signer}`, remoteAddress: '127.0.0.1',
   });
   allTemporary(t, results);
-  t.true(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
+  t.true(Date.now() - started < 30_000, `took ${Date.now() - started} ms`);
 });

@@ -52,9 +52,9 @@ const freePort = (): Promise<number> =>
     });
   });
 
-/** Resolves once the server greets on `port`; rejects when the process exits or 15 s pass. */
+/** Resolves once the server greets on `port`; rejects when the process exits or 60 s pass (a bound for a hang, not a pace). */
 const waitForGreeting = async (port: number, child: ChildProcess): Promise<void> => {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`dovecot exited (${child.exitCode ?? child.signalCode})`);
     const greeted = await new Promise<boolean>((resolve) => {
@@ -70,7 +70,7 @@ const waitForGreeting = async (port: number, child: ChildProcess): Promise<void>
     if (greeted) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error('dovecot did not greet within 15 s');
+  throw new Error('dovecot did not greet within 60 s');
 };
 
 /** Why Dovecot cannot run here, or its version and the uid/gid of its system user. */

@@ -3,6 +3,10 @@ import type { BodySpan, ParseOutcome } from '@ephemail/core';
 import { createTally, digestForStorage, extractForDelivery, MESSAGE_BOUNDS, METRICS } from '@ephemail/core';
 import { createPostalMimeMailParser, createWorkerMailParser } from '../src/index.js';
 
+// A time budget no parse here comes near, so a busy machine cannot turn an outcome into
+// ParseBudgetExceeded; the budget and the watchdog have tests of their own.
+const ROOMY = { timeBudgetMs: 60_000 };
+
 /** A worker's successful outcome as a delivery reads it: each body it emptied read back from its span. */
 const delivered = (outcome: Extract<ParseOutcome, { ok: true }>, raw: Uint8Array) => {
   const { extraction, digest, ...parsed } = outcome;
@@ -22,8 +26,8 @@ const codeMail = (code: string): Buffer =>
   ]);
 
 test('worker parser: the outcome is the in-thread parser\'s, with the engine\'s answer for a delivery', async (t) => {
-  const inThread = createPostalMimeMailParser();
-  const workers = createWorkerMailParser({ threads: 2 });
+  const inThread = createPostalMimeMailParser(ROOMY);
+  const workers = createWorkerMailParser({ ...ROOMY, threads: 2 });
   t.teardown(() => workers.close());
   const raws = Array.from({ length: 12 }, (_, i) => codeMail(String(400_000 + i * 7_919)));
   const outcomes = await Promise.all(raws.map((raw) => workers.parse(raw, 'bounce@app.example.com')));
@@ -41,7 +45,7 @@ test('worker parser: the outcome is the in-thread parser\'s, with the engine\'s 
 
 test('worker parser: the time the engine took in a worker is observed on the meter; a message parsed inline is not', async (t) => {
   const meter = createTally();
-  const workers = createWorkerMailParser({ meter, inlineBelowBytes: 64 });
+  const workers = createWorkerMailParser({ ...ROOMY, meter, inlineBelowBytes: 64 });
   t.teardown(() => workers.close());
   const tiny = Buffer.from('From: a@app.example.com\r\nSubject: x\r\n\r\nhi\r\n');
   t.true((await workers.parse(tiny)).ok);
@@ -51,8 +55,8 @@ test('worker parser: the time the engine took in a worker is observed on the met
 });
 
 test('worker parser: a body found verbatim in the raw bytes comes back empty with its span; one over its bound or quoted-printable stays', async (t) => {
-  const inThread = createPostalMimeMailParser();
-  const workers = createWorkerMailParser();
+  const inThread = createPostalMimeMailParser(ROOMY);
+  const workers = createWorkerMailParser(ROOMY);
   t.teardown(() => workers.close());
   const lines = Array.from({ length: 120 }, (_, n) => `Line ${n} of the message, in plain 8-bit text: grüße.`);
   const plain = crlf(['From: a@app.example.com', 'To: b@inbox.test', 'Subject: Plain', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', ...lines, '']);
@@ -79,7 +83,7 @@ test('worker parser: a body found verbatim in the raw bytes comes back empty wit
 });
 
 test('worker parser: the caller keeps its bytes, and the engine can be left to the caller', async (t) => {
-  const workers = createWorkerMailParser({ extract: false });
+  const workers = createWorkerMailParser({ ...ROOMY, extract: false });
   t.teardown(() => workers.close());
   const raw = codeMail('615243');
   const copy = Buffer.from(raw);
@@ -90,10 +94,10 @@ test('worker parser: the caller keeps its bytes, and the engine can be left to t
 });
 
 test('worker parser: messages below inlineBelowBytes are parsed on the calling thread, larger ones in a worker', async (t) => {
-  const inThread = createPostalMimeMailParser();
+  const inThread = createPostalMimeMailParser(ROOMY);
   const small = codeMail('271828');
   const large = Buffer.concat([small.subarray(0, small.indexOf('\r\n\r\n')), Buffer.from(`\r\nX-Padding: ${'p'.repeat(4_000)}`), small.subarray(small.indexOf('\r\n\r\n'))]);
-  const workers = createWorkerMailParser({ inlineBelowBytes: small.byteLength + 1 });
+  const workers = createWorkerMailParser({ ...ROOMY, inlineBelowBytes: small.byteLength + 1 });
   t.teardown(() => workers.close());
   const [inline, offloaded] = [await workers.parse(small), await workers.parse(large)];
   if (!inline.ok || !offloaded.ok) return t.fail('both parse');
@@ -126,7 +130,7 @@ test('worker parser: a worker that holds a message past the watchdog is replaced
   ].join('\n');
   const stalling = new URL(`data:text/javascript,${encodeURIComponent(source)}`);
   // A watchdog a small message never comes near, even on a cold thread of a busy machine.
-  const workers = createWorkerMailParser({ workerModule: stalling, watchdogMs: 1000 });
+  const workers = createWorkerMailParser({ ...ROOMY, workerModule: stalling, watchdogMs: 10_000 });
   t.teardown(() => workers.close());
   // Started, so the watchdog counts from the message and not from the thread's start.
   const first = await workers.parse(codeMail('100200'));
@@ -176,19 +180,19 @@ test('worker parser: hostile and broken input gets the in-thread parser\'s outco
 
 test('worker parser: while no worker can start, messages are parsed on the calling thread', async (t) => {
   const broken = new URL(`data:text/javascript,${encodeURIComponent('throw new Error("broken install")')}`);
-  const workers = createWorkerMailParser({ workerModule: broken });
+  const workers = createWorkerMailParser({ ...ROOMY, workerModule: broken });
   t.teardown(() => workers.close());
   // The first message may go to the worker before it dies: it is answered as a temporary failure.
   let outcome = await workers.parse(codeMail('246813'));
   for (let attempt = 0; attempt < 50 && !outcome.ok; attempt += 1) outcome = await workers.parse(codeMail('246813'));
   t.true(outcome.ok, 'parsed on the calling thread');
   t.false(outcome.ok && 'extraction' in outcome, 'the delivery runs the engine itself');
-  const expected = await createPostalMimeMailParser().parse(codeMail('246813'));
+  const expected = await createPostalMimeMailParser(ROOMY).parse(codeMail('246813'));
   t.deepEqual(outcome, expected);
 });
 
 test('worker parser: after close every parse answers without a worker, and close is idempotent', async (t) => {
-  const workers = createWorkerMailParser();
+  const workers = createWorkerMailParser(ROOMY);
   t.true((await workers.parse(codeMail('123789'))).ok);
   await workers.close();
   await workers.close();

@@ -113,8 +113,8 @@ export class RawSmtp {
     if (!this.socket.destroyed) this.socket.write(data);
   }
 
-  /** The next reply; rejects when the connection closes first or nothing comes in time. */
-  next(timeoutMs = 10_000): Promise<Reply> {
+  /** The next reply; rejects when the connection closes first or nothing comes in time (by default a bound that only catches a hang). */
+  next(timeoutMs = 60_000): Promise<Reply> {
     const ready = this.replies.shift();
     if (ready !== undefined) return Promise.resolve(ready);
     if (this.ended) return Promise.reject(new Error('connection closed'));

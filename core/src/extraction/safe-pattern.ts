@@ -4,14 +4,22 @@ import { Script, createContext } from 'node:vm';
  * Regular expressions written by template authors and filled with callers' parameters. They run
  * on every message an identity receives, so a pattern that backtracks without end would stall the
  * mail thread: a pattern is checked before it is accepted ({@link checkPattern}) and every run is
- * cut off after {@link PATTERN_BUDGET_MS} ({@link matchBounded}).
+ * cut off once it has used {@link PATTERN_BUDGET_MS} of CPU time ({@link matchBounded}).
  */
 
 /** Longest pattern accepted, in UTF-16 code units. */
 export const MAX_PATTERN_LENGTH = 500;
 
-/** How long one run of a pattern over one message may take before it is abandoned. */
+/** How much CPU time one run of a pattern over one message may take before it is abandoned. */
 export const PATTERN_BUDGET_MS = 25;
+
+/**
+ * The wall-clock windows a run gets, as multiples of its budget: the next one only when the run
+ * was cut in the last one without having had its budget of CPU time (a busy machine, not a slow
+ * pattern). A catastrophic pattern therefore stalls the thread for at most 63 budgets, and only
+ * when the machine is that busy.
+ */
+const WINDOWS = [1, 2, 4, 8, 16, 32];
 
 /** A repetition count above this is treated as unbounded when judging nesting. */
 const LARGE_REPEAT = 32;
@@ -136,23 +144,58 @@ const runner = new Script(`(() => {
   });
 })()`);
 
+/** CPU time this process has used, in milliseconds (user and system). */
+export type CpuClock = () => number;
+
+const processCpuMs: CpuClock = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+export interface MatchOptions {
+  /** Added to the `g` and `u` flags. */
+  readonly flags?: string;
+  /** Matches kept per text; 5 by default. */
+  readonly max?: number;
+  /** CPU time the run may use; {@link PATTERN_BUDGET_MS} by default. */
+  readonly budgetMs?: number;
+  /** Where CPU time is read; the process's own by default (tests hand in a fake one). */
+  readonly cpuMs?: CpuClock;
+}
+
+type RawMatches = [string, string | undefined, number][][];
+
+/** One run in a wall-clock window: its matches, or how much CPU time it had when it was cut. */
+const runInWindow = (windowMs: number, cpuMs: CpuClock): RawMatches | { cutAfterCpuMs: number } => {
+  const before = cpuMs();
+  try {
+    return runner.runInContext(context, { timeout: Math.max(1, Math.ceil(windowMs)) }) as RawMatches;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { cutAfterCpuMs: cpuMs() - before };
+    throw error;
+  }
+};
+
 /**
- * Every match (at most `max` per text) of `source` in each text, run with a time budget: a
- * pattern that takes longer than `budgetMs` is abandoned and the answer is `'timeout'`. Patterns
- * are run with the `g` and `u` flags plus `flags`.
+ * Every match (at most `max` per text) of `source` in each text, run with a CPU-time budget: a
+ * pattern still running when it has used `budgetMs` of CPU time is abandoned and the answer is
+ * `'timeout'`. The cut itself comes from node:vm's wall-clock `timeout`, which a busy machine
+ * reaches before the run had its CPU time; such a run is started again in a longer window
+ * ({@link WINDOWS}), so the answer depends on the pattern and the text, not on the machine's load.
+ * Patterns are run with the `g` and `u` flags plus `flags`.
  */
-export const matchBounded = (
-  source: string,
-  texts: readonly string[],
-  options: { readonly flags?: string; readonly max?: number; readonly budgetMs?: number } = {},
-): PatternMatch[][] | 'timeout' => {
+export const matchBounded = (source: string, texts: readonly string[], options: MatchOptions = {}): PatternMatch[][] | 'timeout' => {
+  const budgetMs = options.budgetMs ?? PATTERN_BUDGET_MS;
   Object.assign(context, { source, flags: `gu${options.flags ?? ''}`, texts: [...texts], max: options.max ?? 5 });
   try {
-    const raw = runner.runInContext(context, { timeout: options.budgetMs ?? PATTERN_BUDGET_MS }) as [string, string | undefined, number][][];
-    return raw.map((found) => found.map(([match, group, index]) => ({ match: String(match), group: group === undefined ? undefined : String(group), index: Number(index) })));
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'timeout';
-    throw error;
+    for (const times of WINDOWS) {
+      const run = runInWindow(budgetMs * times, options.cpuMs ?? processCpuMs);
+      if (Array.isArray(run)) {
+        return run.map((found) => found.map(([match, group, index]) => ({ match: String(match), group: group === undefined ? undefined : String(group), index: Number(index) })));
+      }
+      if (run.cutAfterCpuMs >= budgetMs) return 'timeout';
+    }
+    return 'timeout';
   } finally {
     Object.assign(context, { texts: [] });
   }

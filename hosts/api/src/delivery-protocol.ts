@@ -10,6 +10,8 @@ export interface DeliverySetup {
   readonly dnsServers: readonly string[] | undefined;
   /** Parse threads of each delivery thread, for messages of `INLINE_PARSE_BELOW_BYTES` or more; 0 for none. */
   readonly parseThreads: number;
+  /** The parse time budget, in ms; the parser's default (1 s) when absent. Tests on a busy machine hand in a generous one. */
+  readonly parseTimeBudgetMs?: number;
 }
 
 /**

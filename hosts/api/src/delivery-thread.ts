@@ -45,13 +45,14 @@ const reply = (message: DeliveryReply): void => {
 
 // The host thread runs the checkpointer; this connection keeps only the automatic backstop.
 const store = meteredStore(openStore(setup.databaseUrl, (error) => reply({ kind: 'warning', message: error.message }), { checkpointer: false }), tally);
+const limits = setup.parseTimeBudgetMs === undefined ? { maxBytes: setup.maxMessageBytes } : { maxBytes: setup.maxMessageBytes, timeBudgetMs: setup.parseTimeBudgetMs };
 // Large messages are parsed and extracted on parse threads of this thread's own, so that the
 // store's work for one message overlaps the parsing of the next.
 const parseThreads =
   setup.parseThreads > 0
-    ? createWorkerMailParser({ maxBytes: setup.maxMessageBytes, threads: setup.parseThreads, inlineBelowBytes: INLINE_PARSE_BELOW_BYTES, meter: tally })
+    ? createWorkerMailParser(Object.assign({}, limits, { threads: setup.parseThreads, inlineBelowBytes: INLINE_PARSE_BELOW_BYTES, meter: tally }))
     : undefined;
-const parser = parseThreads ?? createPostalMimeMailParser({ maxBytes: setup.maxMessageBytes });
+const parser = parseThreads ?? createPostalMimeMailParser(limits);
 const ephemail = createEphemail({
   store,
   inboxDomain: setup.inboxDomain,
