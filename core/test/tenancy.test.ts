@@ -1,6 +1,6 @@
 import test from 'ava';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '../src/index.js';
-import { PLAN_CACHE_MS, planLimitsOf } from '../src/auth/tenancy.js';
+import { PLAN_CACHE_MS, planLimitsOf } from '../src/billing/plan-in-force.js';
 
 /** A service whose store counts reads of organization records. */
 const counted = () => {

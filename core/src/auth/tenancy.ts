@@ -49,6 +49,3 @@ export const ensureProject = async (
   const stored = (await deps.store.get(C.projects, input.id)) as unknown as ProjectRecord;
   return stored.org_id === input.orgId ? stored : 'other_org';
 };
-
-// The limits in force are billing's rule (billing/limits-in-force.ts); kept here by name for callers.
-export { forgetPlan, PLAN_CACHE_MS, planLimitsOf } from '../billing/plan-in-force.js';

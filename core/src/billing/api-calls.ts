@@ -1,4 +1,4 @@
-import { planLimitsOf } from '../auth/tenancy.js';
+import { planLimitsOf } from './plan-in-force.js';
 import type { CoreDeps } from '../deps.js';
 import { C } from '../store/collections.js';
 import { addToCounter } from '../store/counter.js';

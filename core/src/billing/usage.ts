@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
-import { planLimitsOf } from '../auth/tenancy.js';
+import { planLimitsOf } from './plan-in-force.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import { C } from '../store/collections.js';

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Principal } from '../auth/principal.js';
-import { planLimitsOf } from '../auth/tenancy.js';
+import { planLimitsOf } from '../billing/plan-in-force.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import { batchTooLarge, domainNotFound, domainNotVerified, invalidRequest, quotaExceeded } from '../domain/errors.js';

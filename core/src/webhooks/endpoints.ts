@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
-import { planLimitsOf } from '../auth/tenancy.js';
+import { planLimitsOf } from '../billing/plan-in-force.js';
 import type { DomainError } from '../domain/errors.js';
 import { quotaExceeded, webhookNotFound } from '../domain/errors.js';
 import { iso } from '../domain/time.js';
