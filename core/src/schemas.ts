@@ -126,6 +126,11 @@ export const LatestExtractionQuery = z.strictObject({
     .enum(['otp', 'magic_link'])
     .optional()
     .describe('Only a secret of this type: the latest extraction holding one, as its winner or as a runner-up of confidence ≥ 0.5.'),
+  explain: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true')
+    .describe('Also the signal contributions behind the secret shown and each candidate, largest first (worked out again from the stored message).'),
 });
 export type LatestExtractionQuery = z.infer<typeof LatestExtractionQuery>;
 
