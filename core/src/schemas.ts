@@ -82,7 +82,16 @@ const pageNumber = (max: number | undefined, fallback: number) =>
 export const pageQuery = (defaultLimit: number, maxLimit: number) =>
   z.strictObject({ limit: pageNumber(maxLimit, defaultLimit), offset: pageNumber(undefined, 0) });
 
-export const ListIdentitiesQuery = pageQuery(50, 200).extend({ status: z.enum(IDENTITY_STATUSES).optional() });
+export const ListIdentitiesQuery = pageQuery(50, 200).extend({
+  status: z.enum(IDENTITY_STATUSES).optional(),
+  label: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only identities whose label starts with this text, ignoring case, width and repeated spaces; ordered by label then.'),
+});
 export type ListIdentitiesQuery = z.infer<typeof ListIdentitiesQuery>;
 
 export const TokenExchangeBody = z.strictObject({

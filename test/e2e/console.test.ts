@@ -196,6 +196,32 @@ test('console (phone, 360 px): identities page by 20 and filter by status; one i
 });
 
 /** Signs in, creates an identity from the form and answers its address, with the identity page open. */
+test('console (phone, 360 px): the identities list is searched by the start of the label, whatever its case, with a count said; an empty search shows all again', async (t) => {
+  const key = await newKey(host, ['identities:read', 'identities:write']);
+  const tenant = { authorization: `Bearer ${key.key}`, 'x-org-id': key.orgId, 'x-project-id': key.projects[0]!, 'content-type': 'application/json' };
+  for (const label of ['Checkout flow', 'checkout retry', 'Sign-up', 'Old checkout']) {
+    const res = await fetch(`${host.url}/v1/identities`, { method: 'POST', headers: { ...tenant, 'idempotency-key': randomUUID() }, body: JSON.stringify({ label }) });
+    if (res.status !== 201) throw new Error(`${label}: ${res.status}`);
+  }
+  const { context, page, seen } = await open(PHONE);
+  await signIn(page, key);
+  await page.locator('#identity-list li').nth(3).waitFor();
+  await page.getByRole('searchbox', { name: 'Label starts with' }).fill('CHECKOUT');
+  await page.getByRole('searchbox', { name: 'Label starts with' }).press('Enter');
+  await page.getByRole('status').filter({ hasText: '2 identities whose label starts with “CHECKOUT”.' }).waitFor();
+  t.deepEqual(await page.locator('#identity-list li .row-title').allTextContents(), ['Checkout flow', 'checkout retry'], 'in label order; “Old checkout” does not start with it');
+  await page.getByRole('searchbox', { name: 'Label starts with' }).fill('nothing like it');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByText('No identity matches.').waitFor();
+  t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
+  await assertAccessible(t, page, 'label search (phone)');
+  await page.getByRole('searchbox', { name: 'Label starts with' }).fill('');
+  await page.locator('#identity-list li').nth(3).waitFor();
+  t.is(await page.locator('#identity-list li').count(), 4);
+  t.deepEqual([seen.elsewhere, seen.refused], [[], []]);
+  await context.close();
+});
+
 const newIdentity = async (page: Page, key: Key, label: string): Promise<string> => {
   await signIn(page, key);
   await page.getByLabel('Label', { exact: true }).fill(label);

@@ -127,6 +127,7 @@ export interface paths {
                     limit?: string;
                     offset?: string;
                     status?: "provisioned" | "active" | "extended" | "squashed" | "expired";
+                    label?: string;
                 };
                 header?: {
                     /** @description Organization of the credential. */
