@@ -120,3 +120,26 @@ test('explain other than true or false is 400 invalid_request naming the query f
   t.is(body.error.code, 'invalid_request');
   t.true(body.error.details.issues.some((issue) => issue.path === 'query.explain'));
 });
+
+test('explain=true reruns the engine with the identity’s template rules: the code a deployed template picks has its reasons', async (t) => {
+  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [PROJECT], scopes: ['identities:read', 'identities:write', 'secrets:read', 'marketplace:read', 'marketplace:deploy'] });
+  if (E.isLeft(created)) throw new Error(created.left._tag);
+  const headers = { authorization: `Bearer ${created.right.key}`, 'x-org-id': ORG, 'x-project-id': PROJECT };
+  const deployed = await fetch(`${host.url}/v1/marketplace/templates/tmpl_store_signup_code_v1/deploy`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+    body: JSON.stringify({ parameters: { service_name: 'Northwind Store', sender_domain: 'shop.example.com', code_length: 5 } }),
+  });
+  t.is(deployed.status, 201);
+  const identity = ((await deployed.json()) as { identity: { id: string; email: string } }).identity;
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort!, secure: false, ignoreTLS: true });
+  // The generic engine picks the support PIN here; only the template's rules find 44172.
+  const text = 'Welcome! Your order 582931 is confirmed.\nTo finish creating your account, enter this verification code: 44172\nSupport PIN: 918273';
+  await transport.sendMail({ from: 'Northwind Store <no-reply@shop.example.com>', to: identity.email, subject: 'Welcome to Northwind Store', text });
+  transport.close();
+  const read = await get(created.right.key, `/v1/identities/${identity.id}/extractions/latest?wait=10&reveal=true&explain=true`);
+  const body = JSON.parse(read.text) as { value: string; explain: Contribution[] };
+  t.is(body.value, '44172');
+  t.true(body.explain.length > 0, 'the rule-made candidate is found again, so it has reasons');
+  t.true(body.explain.some((c) => c.signal === 'rule'));
+});
