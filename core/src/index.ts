@@ -21,6 +21,7 @@ export { ACCESS_TOKEN_TTL, type IssuedAccessToken } from './auth/access-tokens.j
 export * from './schemas.js';
 export * from './deps.js';
 export { COLLECTIONS } from './store/collections.js';
+export { labelKey, labelPrefixRange } from './domain/label-key.js';
 export { updateByCompareAndSet } from './store/compare-and-set.js';
 export { incremented } from './store/increment-rule.js';
 export { EventHub, type EventListener } from './store/event-hub.js';

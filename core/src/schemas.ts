@@ -82,7 +82,16 @@ const pageNumber = (max: number | undefined, fallback: number) =>
 export const pageQuery = (defaultLimit: number, maxLimit: number) =>
   z.strictObject({ limit: pageNumber(maxLimit, defaultLimit), offset: pageNumber(undefined, 0) });
 
-export const ListIdentitiesQuery = pageQuery(50, 200).extend({ status: z.enum(IDENTITY_STATUSES).optional() });
+export const ListIdentitiesQuery = pageQuery(50, 200).extend({
+  status: z.enum(IDENTITY_STATUSES).optional(),
+  label: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only identities whose label starts with this text, ignoring case, width and repeated spaces; ordered by label then.'),
+});
 export type ListIdentitiesQuery = z.infer<typeof ListIdentitiesQuery>;
 
 export const TokenExchangeBody = z.strictObject({
@@ -126,6 +135,11 @@ export const LatestExtractionQuery = z.strictObject({
     .enum(['otp', 'magic_link'])
     .optional()
     .describe('Only a secret of this type: the latest extraction holding one, as its winner or as a runner-up of confidence ≥ 0.5.'),
+  explain: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true')
+    .describe('Also the signal contributions behind the secret shown and each candidate, largest first (worked out again from the stored message).'),
 });
 export type LatestExtractionQuery = z.infer<typeof LatestExtractionQuery>;
 

@@ -196,6 +196,32 @@ test('console (phone, 360 px): identities page by 20 and filter by status; one i
 });
 
 /** Signs in, creates an identity from the form and answers its address, with the identity page open. */
+test('console (phone, 360 px): the identities list is searched by the start of the label, whatever its case, with a count said; an empty search shows all again', async (t) => {
+  const key = await newKey(host, ['identities:read', 'identities:write']);
+  const tenant = { authorization: `Bearer ${key.key}`, 'x-org-id': key.orgId, 'x-project-id': key.projects[0]!, 'content-type': 'application/json' };
+  for (const label of ['Checkout flow', 'checkout retry', 'Sign-up', 'Old checkout']) {
+    const res = await fetch(`${host.url}/v1/identities`, { method: 'POST', headers: { ...tenant, 'idempotency-key': randomUUID() }, body: JSON.stringify({ label }) });
+    if (res.status !== 201) throw new Error(`${label}: ${res.status}`);
+  }
+  const { context, page, seen } = await open(PHONE);
+  await signIn(page, key);
+  await page.locator('#identity-list li').nth(3).waitFor();
+  await page.getByRole('searchbox', { name: 'Label starts with' }).fill('CHECKOUT');
+  await page.getByRole('searchbox', { name: 'Label starts with' }).press('Enter');
+  await page.getByRole('status').filter({ hasText: '2 identities whose label starts with “CHECKOUT”.' }).waitFor();
+  t.deepEqual(await page.locator('#identity-list li .row-title').allTextContents(), ['Checkout flow', 'checkout retry'], 'in label order; “Old checkout” does not start with it');
+  await page.getByRole('searchbox', { name: 'Label starts with' }).fill('nothing like it');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByText('No identity matches.').waitFor();
+  t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
+  await assertAccessible(t, page, 'label search (phone)');
+  await page.getByRole('searchbox', { name: 'Label starts with' }).fill('');
+  await page.locator('#identity-list li').nth(3).waitFor();
+  t.is(await page.locator('#identity-list li').count(), 4);
+  t.deepEqual([seen.elsewhere, seen.refused], [[], []]);
+  await context.close();
+});
+
 const newIdentity = async (page: Page, key: Key, label: string): Promise<string> => {
   await signIn(page, key);
   await page.getByLabel('Label', { exact: true }).fill(label);
@@ -292,6 +318,45 @@ test('console: a key without secrets:read sees masked values and no Show; the ra
   await assertAccessible(t, page, 'a message without secrets:read (phone)');
   await shoot(page, 'console-message-phone', true);
   t.false((await page.content()).includes('318245'));
+  await context.close();
+});
+
+test('console (phone, 360 px): see why: each candidate opens its signals, largest first, with no secret in them; pressed again, the reasons go', async (t) => {
+  const key = await newKey(host, ['identities:read', 'identities:write', 'secrets:read']);
+  const { context, page, seen } = await open(PHONE);
+  const address = await newIdentity(page, key, 'see why');
+  await mail(host, { to: address, subject: 'Sign in', text: 'Your sign-in code is 873056.\nOr sign in here: https://shop.example.com/login?token=Hq82vLx03TmWz7' });
+  await page.locator('#extraction code.masked', { hasText: '8•••6' }).first().waitFor({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'See why' }).focus();
+  await page.keyboard.press('Enter');
+  const first = page.locator('#extraction details').first();
+  await first.locator('table.why tbody tr').first().waitFor();
+  t.is(await page.getByRole('button', { name: 'See why' }).getAttribute('aria-pressed'), 'true');
+  t.is(await focusedName(page), 'See why', 'focus stays on the toggle');
+  t.is(await page.locator('#extraction details').count(), await page.locator('#extraction table:not(.why) tbody tr').count(), 'one disclosure per candidate');
+  t.true(await first.evaluate((node) => (node as any).open), 'the best candidate’s reasons are open');
+  const rows = await first.locator('table.why tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]));
+  t.true(rows.some(([signal]) => signal === 'bias'));
+  const sizes = rows.map(([, number]) => Math.abs(Number(number!.replace('−', '-'))));
+  t.deepEqual(sizes, [...sizes].sort((a, b) => b - a), 'largest first');
+  // The second candidate opens from the keyboard too.
+  const second = page.locator('#extraction details summary').nth(1);
+  if ((await second.count()) === 1) {
+    await second.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#extraction details').nth(1).locator('table.why').waitFor();
+  }
+  const why = (await page.locator('#extraction .why-list').textContent())!;
+  for (const piece of ['873056', '7305', 'Hq82vLx03TmWz7', 'Hq82']) t.false(why.includes(piece), `${piece} shows`);
+  t.false((await page.content()).includes('873056'), 'masked until asked');
+  t.true(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
+  await assertAccessible(t, page, 'see why (phone)');
+  await shoot(page, 'console-why-phone', true);
+  await page.keyboard.press('Shift+Tab');
+  await page.getByRole('button', { name: 'See why' }).click();
+  await page.locator('#extraction button[data-mode="why"][aria-pressed="false"]').waitFor();
+  t.is(await page.locator('#extraction .why-list').count(), 0);
+  t.deepEqual([seen.elsewhere, seen.refused], [[], []]);
   await context.close();
 });
 

@@ -70,7 +70,7 @@ const identityMethods = (api: Client<paths>) => ({
   getIdentity: async (id: string, options: { signal?: AbortSignal } = {}) =>
     ok(await api.GET('/v1/identities/{identity_id}', { params: { path: { identity_id: id } }, signal: options.signal })),
   listIdentities: async (query: Parameters<EphemailClient['listIdentities']>[0] = {}, options: { signal?: AbortSignal } = {}) => {
-    const params = { query: { status: query.status, limit: text(query.limit), offset: text(query.offset) } };
+    const params = { query: { status: query.status, label: query.label, limit: text(query.limit), offset: text(query.offset) } };
     return pageOf(ok(await api.GET('/v1/identities', { params, signal: options.signal })));
   },
   extendIdentity: async (id: string, body: Parameters<EphemailClient['extendIdentity']>[1], options: { signal?: AbortSignal } = {}) =>

@@ -95,7 +95,7 @@ export interface EphemailClient {
   /** One identity, whatever its status. */
   getIdentity(id: string, options?: CallOptions): Promise<Identity>;
   /** The project's identities, newest first. */
-  listIdentities(query?: { status?: IdentityStatus; limit?: number; offset?: number }, options?: CallOptions): Promise<Page<Identity>>;
+  listIdentities(query?: { status?: IdentityStatus; label?: string; limit?: number; offset?: number }, options?: CallOptions): Promise<Page<Identity>>;
   /** Adds `additional_hours` to a live identity's expiry. */
   extendIdentity(id: string, body: ExtendIdentityBody, options?: CallOptions): Promise<Identity>;
   /** Squashes an identity (irreversible); it refuses mail from then on. */

@@ -28,12 +28,17 @@ const Identity = z.strictObject({
 
 const pageOf = (item: z.ZodType) => z.strictObject({ items: z.array(item), total: count, limit: count, offset: count });
 
+const Contributions = z
+  .array(z.strictObject({ signal: z.string(), contribution: z.number().describe('What the signal added to the score, in log-odds (two decimals).') }))
+  .describe('Only with explain=true: the model bias and each signal times its weight, largest first by size; empty when the engine no longer proposes this secret.');
+
 const Candidate = z.strictObject({
   type: z.enum(SECRET_TYPES),
   redacted_value: z.string(),
   link_kind: z.enum(LINK_KINDS).optional(),
   confidence: z.number(),
   value: z.string().optional().describe('The raw value; only with reveal=true.'),
+  explain: Contributions.optional(),
 });
 
 const Extraction = z.strictObject({
@@ -52,6 +57,7 @@ const Extraction = z.strictObject({
   runner_up: z
     .boolean()
     .describe('True when type, value, link_kind and confidence are those of a runner-up candidate (a read with type=), false for the winner.'),
+  explain: Contributions.optional(),
 });
 
 const MailAddress = z.strictObject({ address: z.string(), name: z.string() });

@@ -26,6 +26,11 @@ export interface IdentityRecord {
   readonly project_id: string;
   readonly email: string;
   readonly label: string;
+  /**
+   * The label as label search compares it (label-key.ts). Absent on an identity stored before
+   * search came, until the start-up migration writes it (migrate-label-keys.ts).
+   */
+  readonly label_key?: string;
   readonly status: IdentityStatus;
   readonly created_at: string;
   readonly expires_at: string;

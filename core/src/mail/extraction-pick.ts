@@ -1,4 +1,5 @@
 import type { SecretType } from '../extraction/types.js';
+import type { ExtractionExplanation } from './extraction-explain.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { REPORT_THRESHOLD } from './extraction-record.js';
 import { overlay } from '../store/overlay.js';
@@ -9,7 +10,7 @@ import { overlay } from '../store/overlay.js';
  * secret is a runner-up candidate rather than the engine's winner (a read by type of a message
  * whose winner is of the other type); `candidates` stay as the engine ranked them.
  */
-export type ExtractionAnswer = ExtractionRecord & { readonly runner_up: boolean };
+export type ExtractionAnswer = ExtractionRecord & { readonly runner_up: boolean; readonly explanation?: ExtractionExplanation };
 
 /** The record answered as it stands: its winner. */
 export const asWinner = (record: ExtractionRecord): ExtractionAnswer => overlay(record, { runner_up: false });

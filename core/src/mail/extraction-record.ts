@@ -1,6 +1,8 @@
 import type { Candidate, Extraction, LinkKind, SecretType } from '../extraction/types.js';
 import { redact, toRedactedCandidate, type RedactedCandidate } from '../extraction/redact.js';
+import type { Contribution } from '../extraction/model.js';
 import { overlay } from '../store/overlay.js';
+import type { ExtractionExplanation } from './extraction-explain.js';
 
 /** Below this confidence the engine's best guess is not reported as an extraction. */
 export const REPORT_THRESHOLD = 0.5;
@@ -21,6 +23,9 @@ export interface ExtractionRecord {
   readonly candidates: readonly { readonly type: SecretType; readonly value: string; readonly link_kind: LinkKind | null; readonly confidence: number }[];
 }
 
+/** A candidate as the API shows it: redacted, with its signal contributions when `explain=true` asked for them. */
+export type PublicCandidate = RedactedCandidate & { readonly explain?: readonly Contribution[] };
+
 /** The extraction as the API shows it by default: shape kept, secrets redacted. */
 export interface PublicExtraction {
   readonly id: string;
@@ -33,18 +38,21 @@ export interface PublicExtraction {
   readonly redacted_value: string;
   readonly link_kind: LinkKind | null;
   readonly confidence: number;
-  readonly candidates: readonly RedactedCandidate[];
+  /** With `explain=true`, each candidate carries its own signal contributions. */
+  readonly candidates: readonly PublicCandidate[];
   /**
    * On reads of `extractions/latest`: whether the secret shown is a runner-up candidate (a read
    * by type) rather than the engine's winner. Absent where records are listed (exports).
    */
   readonly runner_up?: boolean;
+  /** With `explain=true`: the signal contributions of the secret shown, largest first (each candidate has its own). */
+  readonly explain?: readonly Contribution[];
 }
 
 /** With `reveal`: the same plus the raw values. */
 export interface RevealedExtraction extends PublicExtraction {
   readonly value: string;
-  readonly candidates: readonly (RedactedCandidate & { readonly value: string })[];
+  readonly candidates: readonly (PublicCandidate & { readonly value: string })[];
 }
 
 const round2 = (n: number): number => Math.round(n * 100) / 100;
@@ -79,8 +87,16 @@ const asCandidate = (c: ExtractionRecord['candidates'][number]): Candidate => ({
   evidence: { sources: [], snippet: '', signals: {} },
 });
 
+type Answered = ExtractionRecord & { readonly runner_up?: boolean; readonly explanation?: ExtractionExplanation };
+
+const candidatesOf = (record: Answered): PublicExtraction['candidates'] => {
+  const redacted = record.candidates.map((c) => toRedactedCandidate(asCandidate(c)));
+  const why = record.explanation?.candidates;
+  return why === undefined ? redacted : redacted.map((c, i) => overlay(c, { explain: why[i] ?? [] }));
+};
+
 /** The default, redacted view (the one place records become payloads). */
-export const toPublicExtraction = (record: ExtractionRecord & { readonly runner_up?: boolean }): PublicExtraction => ({
+export const toPublicExtraction = (record: Answered): PublicExtraction => ({
   id: record.id,
   identity_id: record.identity_id,
   message_id: record.message_id,
@@ -91,12 +107,13 @@ export const toPublicExtraction = (record: ExtractionRecord & { readonly runner_
   redacted_value: redact(record),
   link_kind: record.link_kind,
   confidence: round2(record.confidence),
-  candidates: record.candidates.map((c) => toRedactedCandidate(asCandidate(c))),
+  candidates: candidatesOf(record),
   ...(record.runner_up === undefined ? {} : { runner_up: record.runner_up }),
+  ...(record.explanation === undefined ? {} : { explain: record.explanation.answer }),
 });
 
 /** The revealed view, for a caller holding `secrets:read`. */
-export const toRevealedExtraction = (record: ExtractionRecord & { readonly runner_up?: boolean }): RevealedExtraction => {
+export const toRevealedExtraction = (record: Answered): RevealedExtraction => {
   const base = toPublicExtraction(record);
   return overlay(base, {
     value: record.value,

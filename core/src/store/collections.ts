@@ -62,6 +62,8 @@ export const COLLECTIONS: readonly CollectionSpec[] = [
       ['status', 'expires_at'],
       ['root_id', 'depth'],
       ['has_pending'],
+      // Label search: a prefix of the normalised label, a range on this index (label-key.ts).
+      ['org_id', 'project_id', 'label_key'],
     ],
   },
   { name: C.addresses, indexes: [] },

@@ -9,6 +9,7 @@ import type { IdentityRecord } from '../domain/identity.js';
 import type { SecretType } from '../extraction/types.js';
 import type { ExtractionAnswer } from '../mail/extraction-pick.js';
 import { answerOfType, asWinner } from '../mail/extraction-pick.js';
+import { explainExtraction } from '../mail/extraction-explain.js';
 import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { Waiters } from '../mail/waiters.js';
 import { C } from '../store/collections.js';
@@ -21,6 +22,8 @@ export interface LatestExtractionOptions extends WaitBudget {
   readonly after?: string;
   /** Only a secret of this type: the latest extraction holding one, as winner or sure runner-up. */
   readonly type?: SecretType;
+  /** Also why: the signal contributions of the answer and each candidate (worked out again, ADR 0057). */
+  readonly explain?: boolean;
 }
 
 /** The extraction a read points at: the latest, or the latest holding a secret of `type`. */
@@ -78,6 +81,8 @@ export const latestExtraction =
       TE.flatMap((identity) => async () => {
         const outcome = await waitWhileLive(deps, waiters, identity, answerFinder(deps, identity.id, options), options);
         if (E.isLeft(outcome)) return outcome;
-        return outcome.right === undefined ? E.left(await notFound(deps, identity.id, options)) : E.right(outcome.right);
+        const answer = outcome.right;
+        if (answer === undefined) return E.left(await notFound(deps, identity.id, options));
+        return E.right(options.explain === true ? { ...answer, explanation: await explainExtraction(deps, identity, answer) } : answer);
       }),
     );

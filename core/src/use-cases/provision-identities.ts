@@ -7,6 +7,7 @@ import { batchTooLarge, domainNotFound, domainNotVerified, invalidRequest, quota
 import type { DomainRecord } from '../domains/domain-record.js';
 import { normalizeHostname } from '../domains/hostname.js';
 import type { IdentityRecord } from '../domain/identity.js';
+import { labelKey } from '../domain/label-key.js';
 import type { ExtractionRules } from '../extraction/rules.js';
 import { HOUR_MS, iso, isoPlus } from '../domain/time.js';
 import { C } from '../store/collections.js';
@@ -108,6 +109,7 @@ const buildRecord = (
     project_id: principal.projectId,
     email,
     label: spec.label,
+    label_key: labelKey(spec.label),
     status: 'provisioned',
     created_at: iso(now),
     expires_at: expiresAt,

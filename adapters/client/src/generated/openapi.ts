@@ -127,6 +127,7 @@ export interface paths {
                     limit?: string;
                     offset?: string;
                     status?: "provisioned" | "active" | "extended" | "squashed" | "expired";
+                    label?: string;
                 };
                 header?: {
                     /** @description Organization of the credential. */
@@ -747,7 +748,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The latest extraction, redacted; `type` the latest holding a secret of that type (a sure runner-up included), `wait` long-polls (409 at once on a squashed or expired identity), `reveal=true` (secrets:read) shows raw values.
+         * The latest extraction, redacted; `type` the latest holding a secret of that type (a sure runner-up included), `wait` long-polls (409 at once on a squashed or expired identity), `reveal=true` (secrets:read) shows raw values, `explain=true` the signal contributions behind each.
          * @description Scopes: identities:read.
          */
         get: {
@@ -757,6 +758,7 @@ export interface paths {
                     after?: string;
                     reveal?: "true" | "false";
                     type?: "otp" | "magic_link";
+                    explain?: "true" | "false";
                 };
                 header?: {
                     /** @description Organization of the credential. */
@@ -4163,9 +4165,21 @@ export interface components {
                 confidence: number;
                 /** @description The raw value; only with reveal=true. */
                 value?: string;
+                /** @description Only with explain=true: the model bias and each signal times its weight, largest first by size; empty when the engine no longer proposes this secret. */
+                explain?: {
+                    signal: string;
+                    /** @description What the signal added to the score, in log-odds (two decimals). */
+                    contribution: number;
+                }[];
             }[];
             /** @description True when type, value, link_kind and confidence are those of a runner-up candidate (a read with type=), false for the winner. */
             runner_up: boolean;
+            /** @description Only with explain=true: the model bias and each signal times its weight, largest first by size; empty when the engine no longer proposes this secret. */
+            explain?: {
+                signal: string;
+                /** @description What the signal added to the score, in log-odds (two decimals). */
+                contribution: number;
+            }[];
         };
         MessageSummary: {
             /** @description The msg_ id. */

@@ -13,10 +13,10 @@ export const mailRoutes = (app: Ephemail): Route[] => [
     method: 'get', path: `${ID}/extractions/latest`, tag: 'Extractions', scopes: READ, status: 200, query: LatestExtractionQuery, response: 'Extraction',
     summary:
       'The latest extraction, redacted; `type` the latest holding a secret of that type (a sure runner-up included), `wait` long-polls ' +
-      '(409 at once on a squashed or expired identity), `reveal=true` (secrets:read) shows raw values.',
+      '(409 at once on a squashed or expired identity), `reveal=true` (secrets:read) shows raw values, `explain=true` the signal contributions behind each.',
     handle: async ({ principal, params, query, signal }) => {
       if (query.reveal && !principal.scopes.includes('secrets:read')) return E.left(forbidden(['secrets:read']));
-      const options = { waitSeconds: query.wait, after: query.after, type: query.type, signal };
+      const options = { waitSeconds: query.wait, after: query.after, type: query.type, explain: query.explain, signal };
       const found = await app.extractions.latest(principal, params.identity_id!, options);
       return E.map(query.reveal ? toRevealedExtraction : toPublicExtraction)(found);
     },

@@ -1,5 +1,6 @@
 // The project's identities: a page at a time (the API pages, so 10,000 identities cost one page),
-// filtered by status, each with its time left and domain; and the form that creates one.
+// filtered by status and searched by the start of the label (the API's indexed `label`, so a search
+// costs one page too), each with its time left and domain; and the form that creates one.
 import { byId, el, say, timeLeft } from '../dom.js';
 import { api } from './session.js';
 import type { Identity, Page } from './types.js';
@@ -31,7 +32,8 @@ const row = (identity: Identity): HTMLLIElement => {
 /** Loads the current page; answers false when the call failed (the reason is said). */
 export const loadIdentities = async (): Promise<boolean> => {
   const status = byId<HTMLSelectElement>('status-filter').value;
-  const query = new URLSearchParams({ limit: String(PAGE), offset: String(offset), ...(status ? { status } : {}) });
+  const label = byId<HTMLInputElement>('label-filter').value.trim();
+  const query = new URLSearchParams({ limit: String(PAGE), offset: String(offset), ...(status ? { status } : {}), ...(label ? { label } : {}) });
   const answer = await api<Page<Identity>>('GET', `/v1/identities?${query}`);
   if (!answer.ok) {
     say(byId('list-status'), `The identities could not be loaded: ${answer.message ?? answer.status}.`);
@@ -43,7 +45,7 @@ export const loadIdentities = async (): Promise<boolean> => {
   byId('page-info').textContent = total === 0 ? '' : `${offset + 1}–${offset + items.length} of ${total}`;
   byId<HTMLButtonElement>('page-prev').disabled = offset === 0;
   byId<HTMLButtonElement>('page-next').disabled = offset + items.length >= total;
-  say(byId('list-status'), '');
+  say(byId('list-status'), label ? `${total} ${total === 1 ? 'identity' : 'identities'} whose label starts with “${label}”.` : '');
   return true;
 };
 
@@ -79,6 +81,17 @@ export const startIdentityList = (onOpen: (identity: Identity) => void): void =>
     offset = 0;
     void loadIdentities();
   });
+  byId('label-search').addEventListener('submit', (event) => {
+    event.preventDefault();
+    offset = 0;
+    void loadIdentities();
+  });
+  // Emptying the field (its clear button, or deleting the text) shows every identity again.
+  byId<HTMLInputElement>('label-filter').addEventListener('input', (event) => {
+    if ((event.target as HTMLInputElement).value.trim() !== '') return;
+    offset = 0;
+    void loadIdentities();
+  });
   byId('page-prev').addEventListener('click', () => {
     offset = Math.max(0, offset - PAGE);
     void loadIdentities();
@@ -93,5 +106,6 @@ export const startIdentityList = (onOpen: (identity: Identity) => void): void =>
 export const resetIdentityList = (): void => {
   offset = 0;
   byId<HTMLSelectElement>('status-filter').value = '';
+  byId<HTMLInputElement>('label-filter').value = '';
   byId('identity-list').replaceChildren();
 };

@@ -48,6 +48,12 @@ export interface Attachment {
   readonly size: number;
 }
 
+/** One term of a candidate's score (`explain=true`): a signal and what it added, in log-odds. */
+export interface Contribution {
+  readonly signal: string;
+  readonly contribution: number;
+}
+
 export interface Candidate {
   readonly type: string;
   readonly redacted_value: string;
@@ -55,6 +61,8 @@ export interface Candidate {
   readonly link_kind?: string | null;
   /** Only in an answer to `reveal=true`. */
   readonly value?: string;
+  /** Only in an answer to `explain=true`: largest first. */
+  readonly explain?: readonly Contribution[];
 }
 
 export interface Extraction extends Candidate {

@@ -1,0 +1,65 @@
+import type { CoreDeps } from '../deps.js';
+import type { IdentityRecord } from '../domain/identity.js';
+import { explainCandidate } from '../extraction/explain-candidate.js';
+import type { Contribution } from '../extraction/model.js';
+import type { Candidate, SecretType } from '../extraction/types.js';
+import { C } from '../store/collections.js';
+import type { ExtractionRecord } from './extraction-record.js';
+import { withBodies, type MessageRecord } from './message-record.js';
+import { extractForDelivery } from './receive-message.js';
+
+/** Why each secret of an extraction scored as it did: the answered one and each candidate, in the record's order. */
+export interface ExtractionExplanation {
+  readonly answer: readonly Contribution[];
+  readonly candidates: readonly (readonly Contribution[])[];
+}
+
+// Two decimals, as confidences: a longer number could repeat digits of the code it describes.
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+// Signal names are the engine's own identifiers; a name of another shape is left out, so nothing
+// read from the mail can reach a payload through one.
+const SIGNAL_NAME = /^[a-z_]+$/;
+
+const contributionsOf = (found: Candidate | undefined): Contribution[] =>
+  found === undefined
+    ? []
+    : explainCandidate(found)
+        .filter((c) => SIGNAL_NAME.test(c.signal))
+        .map((c) => ({ signal: c.signal, contribution: round2(c.contribution) }));
+
+/** The engine's answer for a stored message, run as at delivery: the identity's rules, the same bounds. */
+const rerun = async (deps: CoreDeps, identity: IdentityRecord, messageId: string): Promise<readonly Candidate[]> => {
+  const message = (await deps.store.get(C.messages, messageId)) as MessageRecord | undefined;
+  if (message === undefined) return [];
+  const full = await withBodies(deps, message);
+  const parsed = {
+    envelopeFrom: message.envelope.mail_from ?? '',
+    from: full.from,
+    to: full.to,
+    subject: full.subject,
+    date: full.date,
+    messageId: full.message_id,
+    headers: full.headers,
+    text: full.text,
+    html: full.html,
+    attachments: full.attachments,
+  };
+  return extractForDelivery(parsed, identity.extraction_rules).candidates;
+};
+
+/**
+ * The signal contributions behind an extraction, worked out on request: the stored record keeps
+ * no features (keeping them would cost every delivery), so the engine runs again on the stored
+ * message with the identity's rules, and each stored secret takes the contributions of the
+ * candidate of the same type and value. A secret today's engine no longer proposes (it changed
+ * since the mail came) gets an empty list rather than another candidate's reasons.
+ */
+export const explainExtraction = async (
+  deps: CoreDeps,
+  identity: IdentityRecord,
+  record: ExtractionRecord,
+): Promise<ExtractionExplanation> => {
+  const found = await rerun(deps, identity, record.message_id);
+  const of = (type: SecretType, value: string) => contributionsOf(found.find((c) => c.type === type && c.value === value));
+  return { answer: of(record.type, record.value), candidates: record.candidates.map((c) => of(c.type, c.value)) };
+};
