@@ -4,15 +4,9 @@ import { explainCandidate } from '../extraction/explain-candidate.js';
 import type { Contribution } from '../extraction/model.js';
 import type { Candidate, SecretType } from '../extraction/types.js';
 import { C } from '../store/collections.js';
-import type { ExtractionRecord } from './extraction-record.js';
+import type { ExtractionExplanation, ExtractionRecord } from './extraction-record.js';
 import { withBodies, type MessageRecord } from './message-record.js';
 import { extractForDelivery } from './receive-message.js';
-
-/** Why each secret of an extraction scored as it did: the answered one and each candidate, in the record's order. */
-export interface ExtractionExplanation {
-  readonly answer: readonly Contribution[];
-  readonly candidates: readonly (readonly Contribution[])[];
-}
 
 // Two decimals, as confidences: a longer number could repeat digits of the code it describes.
 const round2 = (n: number): number => Math.round(n * 100) / 100;

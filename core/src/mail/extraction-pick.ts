@@ -1,5 +1,5 @@
 import type { SecretType } from '../extraction/types.js';
-import type { ExtractionExplanation } from './extraction-explain.js';
+import type { ExtractionExplanation } from './extraction-record.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { REPORT_THRESHOLD } from './extraction-record.js';
 import { overlay } from '../store/overlay.js';

@@ -2,7 +2,6 @@ import type { Candidate, Extraction, LinkKind, SecretType } from '../extraction/
 import { redact, toRedactedCandidate, type RedactedCandidate } from '../extraction/redact.js';
 import type { Contribution } from '../extraction/model.js';
 import { overlay } from '../store/overlay.js';
-import type { ExtractionExplanation } from './extraction-explain.js';
 
 /** Below this confidence the engine's best guess is not reported as an extraction. */
 export const REPORT_THRESHOLD = 0.5;
@@ -86,6 +85,12 @@ const asCandidate = (c: ExtractionRecord['candidates'][number]): Candidate => ({
   confidence: c.confidence,
   evidence: { sources: [], snippet: '', signals: {} },
 });
+
+/** Why each secret of an extraction scored as it did: the answered one and each candidate, in the record's order. */
+export interface ExtractionExplanation {
+  readonly answer: readonly Contribution[];
+  readonly candidates: readonly (readonly Contribution[])[];
+}
 
 type Answered = ExtractionRecord & { readonly runner_up?: boolean; readonly explanation?: ExtractionExplanation };
 
