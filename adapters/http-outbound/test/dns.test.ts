@@ -16,8 +16,22 @@ const freeUdpPort = async (): Promise<number> => {
   return port;
 };
 
-/** dnsmasq on 127.0.0.1 answering only the given names, no upstream; stopped by its own pid. */
+/**
+ * dnsmasq on 127.0.0.1 answering only the given names, no upstream; stopped by its own pid. A free
+ * UDP port may be taken on TCP (dnsmasq binds both), or taken by another process before dnsmasq
+ * binds it: such a start is tried again on another port.
+ */
 const startDnsmasq = async (records: Readonly<Record<string, string>>) => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startDnsmasqOnce(records);
+    } catch (error) {
+      if (attempt >= 5 || !String((error as Error).message).includes('Address already in use')) throw error;
+    }
+  }
+};
+
+const startDnsmasqOnce = async (records: Readonly<Record<string, string>>) => {
   const port = await freeUdpPort();
   const args = ['--no-daemon', `--port=${port}`, '--listen-address=127.0.0.1', '--bind-interfaces', '--no-resolv', '--no-hosts', '--pid-file=', '--log-facility=-'];
   for (const [name, address] of Object.entries(records)) args.push(`--address=/${name}/${address}`);
