@@ -5,8 +5,8 @@ import type { Contribution } from '../extraction/model.js';
 import type { Candidate, SecretType } from '../extraction/types.js';
 import { C } from '../store/collections.js';
 import type { ExtractionExplanation, ExtractionRecord } from './extraction-record.js';
-import { withBodies, type MessageRecord } from './message-record.js';
-import { extractForDelivery } from './receive-message.js';
+import type { MessageRecord } from './message-record.js';
+import { extractStored } from './message-secrets.js';
 
 // Two decimals, as confidences: a longer number could repeat digits of the code it describes.
 const round2 = (n: number): number => Math.round(n * 100) / 100;
@@ -25,20 +25,7 @@ const contributionsOf = (found: Candidate | undefined): Contribution[] =>
 const rerun = async (deps: CoreDeps, identity: IdentityRecord, messageId: string): Promise<readonly Candidate[]> => {
   const message = (await deps.store.get(C.messages, messageId)) as MessageRecord | undefined;
   if (message === undefined) return [];
-  const full = await withBodies(deps, message);
-  const parsed = {
-    envelopeFrom: message.envelope.mail_from ?? '',
-    from: full.from,
-    to: full.to,
-    subject: full.subject,
-    date: full.date,
-    messageId: full.message_id,
-    headers: full.headers,
-    text: full.text,
-    html: full.html,
-    attachments: full.attachments,
-  };
-  return extractForDelivery(parsed, identity.extraction_rules).candidates;
+  return (await extractStored(deps, message, identity.extraction_rules)).candidates;
 };
 
 /**

@@ -1,5 +1,7 @@
 import type { CoreDeps } from '../deps.js';
 import { secretMasker, secretsToMask, type SecretValue } from '../extraction/secret-masker.js';
+import type { ExtractionRules } from '../extraction/rules.js';
+import type { Extraction } from '../extraction/types.js';
 import { C } from '../store/collections.js';
 import type { ExtractionRecord } from './extraction-record.js';
 import { knownSecrets, withBodies, type MessageRecord } from './message-record.js';
@@ -16,9 +18,14 @@ export const secretsOfMessage = async (deps: CoreDeps, message: MessageRecord): 
     const extraction = (await deps.store.get(C.extractions, message.extraction_id)) as ExtractionRecord | undefined;
     if (extraction !== undefined) return knownSecrets(message, extraction)!;
   }
+  return secretsToMask(await extractStored(deps, message));
+};
+
+/** The engine run again on a stored message, as at delivery (same bounds; the identity's rules when given). */
+export const extractStored = async (deps: CoreDeps, message: MessageRecord, rules?: ExtractionRules): Promise<Extraction> => {
   const full = await withBodies(deps, message);
-  return secretsToMask(
-    extractForDelivery({
+  return extractForDelivery(
+    {
       envelopeFrom: message.envelope.mail_from ?? '',
       from: full.from,
       to: full.to,
@@ -29,7 +36,8 @@ export const secretsOfMessage = async (deps: CoreDeps, message: MessageRecord): 
       text: full.text,
       html: full.html,
       attachments: full.attachments,
-    }),
+    },
+    rules,
   );
 };
 
