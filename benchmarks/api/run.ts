@@ -7,6 +7,7 @@
  *   npm run build && node --import=tsx --conditions=@ephemail/source benchmarks/api/run.ts
  *   BENCH_DURATION=6 ... (seconds of measurement per server and scenario, split over the rounds; default 12)
  *   BENCH_ROUNDS=3 ... (host and bare take turns this many times per scenario; default 3)
+ *   BENCH_API_CPU_PROF=<dir> ... (write a CPU profile of the host process into <dir>)
  */
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -5,13 +5,19 @@
 import { randomInt } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Child } from './processes.js';
 import { firstJsonLine, freePort, spawnNode, waitForReady } from './processes.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const randomAlphanumeric = (length: number): string =>
   Array.from({ length }, () => ALPHANUMERIC[randomInt(ALPHANUMERIC.length)]).join('');
+
+/** `BENCH_API_CPU_PROF=<dir>` writes a CPU profile of the host process into `<dir>`. */
+const hostNodeArgs = (): string[] => {
+  const dir = process.env.BENCH_API_CPU_PROF;
+  return dir === undefined || dir === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(dir)}`];
+};
 
 export const ORG_ID = 'org_bench';
 export const PROJECT_ID = 'proj_bench';
@@ -41,7 +47,7 @@ export const startHost = async (root: string): Promise<HostTarget> => {
   const removeDatabase = () => rmSync(dir, { recursive: true, force: true });
   const key = `aid_${randomAlphanumeric(16)}_${randomAlphanumeric(40)}`;
   const port = await freePort();
-  const child = spawnNode('host', [entry], {
+  const child = spawnNode('host', [...hostNodeArgs(), entry], {
     PORT: String(port),
     HOST: '127.0.0.1',
     // The API benchmark measures HTTP only; the MX is measured by benchmarks/smtp.

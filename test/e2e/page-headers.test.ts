@@ -54,3 +54,13 @@ test('pages: an answer no page handler shaped (an unknown route) still may not b
   t.is(res.headers.get('x-frame-options'), 'DENY');
   t.regex(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
 });
+
+test('pages: API answers, which skip the pages on their way in, carry the baseline too', async (t) => {
+  for (const path of ['/v1/identities', '/V1/no/such/route', '/livez']) {
+    const res = await fetch(`${host.url}${path}`);
+    await res.arrayBuffer();
+    t.is(res.headers.get('x-frame-options'), 'DENY', path);
+    t.is(res.headers.get('x-content-type-options'), 'nosniff', path);
+    t.regex(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/, path);
+  }
+});

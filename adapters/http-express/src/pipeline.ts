@@ -7,7 +7,7 @@ import { errorAnswer, send, sendError } from './envelope.js';
 import type { HttpError } from './errors.js';
 import { toHttpError } from './errors.js';
 import { BYTES, claimIdempotency, readIdempotencyKey } from './middleware/idempotency.js';
-import type { Route } from './routes/route.js';
+import type { Route, RouteContext } from './routes/route.js';
 import { isMutation } from './routes/route.js';
 import { invalidMessage, parseWith } from './validation.js';
 import { z } from 'zod';
@@ -66,8 +66,19 @@ const closedSignal = (res: Response): AbortSignal => {
   return controller.signal;
 };
 
-/** What a handler may know of the client beyond its credential. */
-const clientOf = (req: Request) => ({ clientIp: req.ip ?? req.socket.remoteAddress ?? '', header: (name: string) => req.get(name), signal: closedSignal(req.res!) });
+/**
+ * A handler's input with what it may know of the client beyond its credential. The address and
+ * the close signal are worked out when a handler reads them (few do): resolving the address
+ * through the proxy settings and listening for the close cost more than most routes' own work.
+ */
+const withClient = <T extends object>(req: Request, input: T): T & Pick<RouteContext<unknown, unknown>, 'clientIp' | 'header' | 'signal'> => {
+  let clientIp: string | undefined;
+  let signal: AbortSignal | undefined;
+  return Object.defineProperties(Object.assign(input, { header: (name: string) => req.get(name) }), {
+    clientIp: { enumerable: true, get: () => (clientIp ??= req.ip ?? req.socket.remoteAddress ?? '') },
+    signal: { enumerable: true, get: () => (signal ??= closedSignal(req.res!)) },
+  }) as T & Pick<RouteContext<unknown, unknown>, 'clientIp' | 'header' | 'signal'>;
+};
 
 /** No one: the principal an anonymous route's handler is given, which it must not use. */
 const NOBODY: Principal = { orgId: '', projectId: '', scopes: [], credential: { kind: 'api_key', id: '', keyId: '' } };
@@ -83,7 +94,7 @@ const anonymousHandler =
     try {
       const input = validate(route, req);
       if (E.isLeft(input)) return sendError(req, res, input.left);
-      const outcome = await route.handle({ principal: NOBODY, params: req.params as Record<string, string>, ...input.right, ...clientOf(req) });
+      const outcome = await route.handle(withClient(req, { principal: NOBODY, params: req.params as Record<string, string>, ...input.right }));
       send(res, E.isRight(outcome) ? success(route, outcome.right) : errorAnswer(req, res, toHttpError(outcome.left)));
     } catch (error) {
       next(error);
@@ -129,8 +140,8 @@ const consumerHandler =
       const key = isMutation(route) ? req.get('Idempotency-Key') : undefined;
       const claim = key ? await claimIdempotency(ephemailOf(req), session.right.principal, req, res, key, fail) : undefined;
       if (claim?.kind === 'answered') return;
-      const context = { principal: session.right.principal, params: req.params as Record<string, string>, ...input.right, ...clientOf(req) };
-      const outcome = await route.handle({ ...context, consumer: { record: session.right.consumer, sessionId: session.right.sessionId } });
+      const consumer = { record: session.right.consumer, sessionId: session.right.sessionId };
+      const outcome = await route.handle(withClient(req, { principal: session.right.principal, params: req.params as Record<string, string>, ...input.right, consumer }));
       const answer = E.isRight(outcome) ? success(route, outcome.right) : errorAnswer(req, res, toHttpError(outcome.left));
       if (claim?.kind === 'proceed') await claim.finish(answer.status, answer.body);
       send(res, answer);
@@ -167,7 +178,7 @@ const agentHandler =
       if (claim?.kind === 'answered') return;
       let answer: Answer;
       try {
-        const outcome = await route.handle({ principal: principal.right, params: req.params as Record<string, string>, ...input.right, ...clientOf(req) });
+        const outcome = await route.handle(withClient(req, { principal: principal.right, params: req.params as Record<string, string>, ...input.right }));
         answer = E.isRight(outcome) ? { status: route.statusOf?.(outcome.right) ?? route.status, body: outcome.right } : errorAnswer(req, res, toHttpError(outcome.left));
       } catch (error) {
         if (claim?.kind === 'proceed') await claim.finish(500, null);

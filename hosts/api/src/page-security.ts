@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 
 /** What no page of the host may be: framed by another site, or sniffed as another type. */
-const BASELINE = {
+export const BASELINE = {
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': "frame-ancestors 'none'",
