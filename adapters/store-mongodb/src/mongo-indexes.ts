@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CollectionSpec } from '@ephemail/core';
-import { MongoServerError, type Collection, type Document } from 'mongodb';
+import { MongoServerError, type Collection, type Document, type IndexDescription } from 'mongodb';
 import { fieldRef } from './mongo-fields.js';
 
 /** Indexes the store creates carry this prefix, so it never drops one an operator added by hand. */
@@ -58,6 +58,14 @@ export const indexSpecs = (spec: CollectionSpec): MongoIndexSpec[] => {
   return [...byName.values()];
 };
 
+/**
+ * What `createIndexes` receives for these indexes: name and keys only. No `unique` (ids are
+ * MongoDB's unique `_id`), no partial filter (each port collection is a collection of its own) and
+ * no TTL (expiry is a domain rule run as leased jobs), as `COLLECTIONS` declares none of them.
+ */
+export const createIndexesArgument = (wanted: readonly MongoIndexSpec[]): IndexDescription[] =>
+  wanted.map(({ name, key }) => ({ name, key: new Map(key) }));
+
 const hasCode = (error: unknown, code: number): boolean => error instanceof MongoServerError && error.code === code;
 
 const existingIndexNames = async <T extends Document>(collection: Collection<T>): Promise<string[]> => {
@@ -78,7 +86,7 @@ const existingIndexNames = async <T extends Document>(collection: Collection<T>)
  */
 export const syncIndexes = async <T extends Document>(collection: Collection<T>, wanted: readonly MongoIndexSpec[]): Promise<void> => {
   if (wanted.length > 0) {
-    await collection.createIndexes(wanted.map(({ name, key }) => ({ name, key: new Map(key) })));
+    await collection.createIndexes(createIndexesArgument(wanted));
   }
   const declared = new Set(wanted.map(({ name }) => name));
   const existing = await existingIndexNames(collection);
