@@ -20,6 +20,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     maxOverallRequests?: number;
+    /** Stops after this many requests in all (instead of a duration). */
+    amount?: number;
     /** Replaces each `[<id>]` in the raw request (headers included) with a fresh unique id. */
     idReplacement?: boolean;
     timeout?: number;
