@@ -10,14 +10,22 @@ export interface ReliabilityWorkerOptions {
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * A ticker that never overlaps itself: a wake-up during a tick runs one more tick after it, so
- * a burst of wake-ups costs two ticks, not one per wake-up.
+ * Wake-ups that arrive during a tick are served together this long after it ends, not one tick
+ * per event: under a stream of mail each relay tick reads the log, renews its lease and moves its
+ * cursor, whatever it hands on. A run or a notification waits this much longer at most.
+ */
+const MIN_SPACING_MS = 25;
+
+/**
+ * A ticker that never overlaps itself: a wake-up during a tick runs one more tick
+ * {@link MIN_SPACING_MS} after it, so a burst of wake-ups costs two ticks, not one per wake-up.
  */
 const serial = (work: () => Promise<unknown>, onError: (error: unknown) => void) => {
   let running: Promise<void> | undefined;
   let again = false;
+  let spaced: NodeJS.Timeout | undefined;
   const tick = (): void => {
-    if (running !== undefined) {
+    if (running !== undefined || spaced !== undefined) {
       again = true;
       return;
     }
@@ -26,12 +34,24 @@ const serial = (work: () => Promise<unknown>, onError: (error: unknown) => void)
       .finally(() => {
         running = undefined;
         if (again) {
-          again = false;
-          tick();
+          spaced = setTimeout(() => {
+            // This tick serves every wake-up so far.
+            spaced = undefined;
+            again = false;
+            tick();
+          }, MIN_SPACING_MS);
+          spaced.unref();
         }
       });
   };
-  return { tick, idle: async () => running };
+  return {
+    tick,
+    idle: async () => {
+      clearTimeout(spaced);
+      spaced = undefined;
+      await running;
+    },
+  };
 };
 
 /**
