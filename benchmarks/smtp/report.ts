@@ -91,13 +91,21 @@ export const largestHostRun = (cells: readonly CellResult[], soak: CellResult | 
   return measured.sort((a, b) => bytes(a) - bytes(b) || Number(a.reuse) - Number(b.reuse)).at(-1);
 };
 
+/** Host msg/s over the parse-only server's, each cell. */
+const PARSE_RATIO_GOAL = 0.55;
+const LATENCY_P99_GOAL_MS = 10;
+
 export const judgeGoals = (cells: readonly CellResult[], settings: Settings, latency: LatencyResult | undefined, soak: CellResult | undefined): Goal[] => {
-  const goals: Goal[] = ratios(cells, settings).flatMap((r) => [
-    { name: `host/parse-only msg/s, ${r.sizeKiB} KiB, ${r.pattern}, median of ${r.hostPerParseRounds.length} rounds`, target: '>= 0.5', measured: r.hostPerParse, met: r.hostPerParse === null ? null : r.hostPerParse >= 0.5 },
-    { name: `host/MailDev msg/s, ${r.sizeKiB} KiB, ${r.pattern}`, target: '> 1', measured: r.hostPerMaildev, met: r.hostPerMaildev === null ? null : r.hostPerMaildev > 1 },
-  ]);
+  const goals: Goal[] = ratios(cells, settings).flatMap((r) => {
+    // MailDev is beaten twice over on the busiest cell (small messages, reused connections).
+    const overMaildev = r.sizeKiB === 4 && r.pattern === 'reused' ? 2 : 1;
+    return [
+      { name: `host/parse-only msg/s, ${r.sizeKiB} KiB, ${r.pattern}, median of ${r.hostPerParseRounds.length} rounds`, target: `>= ${PARSE_RATIO_GOAL}`, measured: r.hostPerParse, met: r.hostPerParse === null ? null : r.hostPerParse >= PARSE_RATIO_GOAL },
+      { name: `host/MailDev msg/s, ${r.sizeKiB} KiB, ${r.pattern}`, target: `>= ${overMaildev}`, measured: r.hostPerMaildev, met: r.hostPerMaildev === null ? null : r.hostPerMaildev >= overMaildev },
+    ];
+  });
   const p99 = latency?.apiMs.p99 ?? null;
-  goals.push({ name: 'end of DATA to long-poll answer, p99 ms', target: '< 100', measured: p99, met: p99 === null ? null : p99 < 100 });
+  goals.push({ name: 'end of DATA to long-poll answer, p99 ms', target: `< ${LATENCY_P99_GOAL_MS}`, measured: p99, met: p99 === null ? null : p99 < LATENCY_P99_GOAL_MS });
   const largest = largestHostRun(cells, soak);
   const label = largest === undefined ? 'no host run' : `${largest.messages} messages of ${largest.sizeKiB} KiB${soak === undefined ? '' : ' (soak)'}`;
   const change = largest?.rss?.changePct ?? null;
