@@ -112,3 +112,12 @@ test('usage: API calls are counted per organization and month, refused past the 
   t.like(right(await app.billing.usage(principal)), { api_calls: 1, identities_created: 0, period_start: '2026-04-01T00:00:00.000Z' });
   await app.close();
 });
+
+test('billing: a trial past its end is no longer shown as a trialing subscription, even before the clock job has marked it expired', async (t) => {
+  const { app, clock, principal } = await setup();
+  right(await app.trials.start(principal, { plan: 'growth' }));
+  t.like(right(await app.billing.subscription(principal)), { plan: 'growth', status: 'trialing' });
+  clock.advance(15 * DAY);
+  // No trial clock tick has run: the stored trial still says ACTIVE, but its end has passed.
+  t.like(await app.billing.subscription(principal), { left: { _tag: 'NoActiveSubscription' } });
+});

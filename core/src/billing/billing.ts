@@ -13,6 +13,7 @@ import type { BillingDeps } from './billing-deps.js';
 import type { InvoiceRecord, SubscriptionStatus } from './billing-record.js';
 import { toInvoice, type Invoice } from './billing-record.js';
 import { ProviderError } from './ports.js';
+import { activeTrialPlan } from './limits-in-force.js';
 import { mintRedirectToken, redeemRedirectToken } from './redirect-tokens.js';
 import { convertible, loadTrial, trialOf } from './trials.js';
 import { iso } from '../domain/time.js';
@@ -52,7 +53,8 @@ export const getSubscription =
       const s = account.subscription;
       return E.right({ plan: s.plan, status: s.status, current_period_start: s.current_period_start, current_period_end: s.current_period_end, trial: trialView, billing_provider: provider, customer_reference: account.customer_reference });
     }
-    if (trial?.status === 'ACTIVE') {
+    // A trial shows while it runs: ACTIVE and before its end, whether or not the clock job has run.
+    if (trial !== undefined && activeTrialPlan(trial, iso(deps.clock.now())) !== undefined) {
       return E.right({ plan: trial.plan, status: 'trialing', current_period_start: trial.started_at, current_period_end: trial.expires_at, trial: trialView, billing_provider: provider, customer_reference: account?.customer_reference ?? null });
     }
     return E.left(noActiveSubscription());
