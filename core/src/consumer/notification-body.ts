@@ -5,3 +5,6 @@
  */
 export const notificationBody = (redacted: string, mailedTo: string | undefined): string =>
   mailedTo === undefined ? redacted : `${redacted} (sent to ${mailedTo})`;
+
+/** What it says once mailing the secret failed: not where it went, but that it did not go. */
+export const unmailedBody = (redacted: string, address: string): string => `${redacted} (could not be mailed to ${address})`;

@@ -14,7 +14,7 @@ import { applyTransition } from '../store/outbox.js';
 import type { Page } from '../use-cases/identities.js';
 import type { ConsumerDeps } from './consumer-deps.js';
 import type { ConsumerRecord } from './consumer-record.js';
-import { notificationBody } from './notification-body.js';
+import { notificationBody, unmailedBody } from './notification-body.js';
 
 export interface NotificationRecord {
   readonly id: string;
@@ -72,6 +72,19 @@ const forward = async (deps: ConsumerDeps, consumer: ConsumerRecord, extraction:
 };
 
 /**
+ * The notification was written saying where its secret went before the mail was sent; when that
+ * failed, it says so instead (over a concurrent change, such as the consumer reading it).
+ */
+const sayUnmailed = async (deps: ConsumerDeps, id: string, body: string): Promise<void> => {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const found = (await deps.store.get(C.notifications, id)) as (NotificationRecord & StoredDocument) | undefined;
+    if (found === undefined) return;
+    const { version, ...rest } = found;
+    if (await deps.store.replace(C.notifications, { ...rest, body }, version)) return;
+  }
+};
+
+/**
  * The relay handler: for each extraction of a consumer's identity, a notification (once), the
  * secret forwarded to the consumer's address, and `consumer.notification.sent` or
  * `consumer.notification.failed` recorded on the identity.
@@ -99,6 +112,7 @@ export const notifyConsumers = async (deps: ConsumerDeps, events: readonly Event
     };
     if ((await deps.store.insert(C.notifications, record)) !== 'inserted') continue;
     const failure = await forward(deps, consumer, extraction, String(identity.email));
+    if (failure !== undefined && deps.consumer.mailer !== undefined) await sayUnmailed(deps, record.id, unmailedBody(redacted, consumer.email));
     await applyTransition(deps, event.identity_id, (current) =>
       E.right({
         record: current,

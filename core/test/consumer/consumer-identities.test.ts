@@ -36,3 +36,42 @@ test('consumer identities: a squashed identity gives its place back to the consu
   right(await app.identities.squash(principal, right(made[0]!).id));
   t.is(tagOf(await app.consumer.identities.create(principal, consumer, { label: 'again' })), 'Right');
 });
+
+test('consumer notifications: when the secret could not be mailed, the notification says so instead of where it was sent', async (t) => {
+  const sent: string[] = [];
+  let link = '';
+  const app = createEphemail({
+    store: createMemoryDocumentStore(),
+    inboxDomain: 'inbox.test',
+    clock: new FakeClock('2026-03-01T12:00:00.000Z'),
+    // Every message reads as the same code mail; the pipeline runs for real from the parse on.
+    parser: {
+      parse: async () => ({
+        ok: true,
+        message: { envelopeFrom: '', from: { address: 'a@service.example', name: '' }, to: [], subject: 'Verify', date: null, messageId: '<n1@service.example>', headers: {}, text: 'Your verification code is 884120.', html: '', attachments: [] },
+      }),
+    },
+    consumer: {
+      // Sign-in links go out; the forwarded code's mail is refused by the relay.
+      mailer: {
+        send: async (mail) => {
+          if (mail.subject.startsWith('Your code')) throw new Error('550 relay refused');
+          link = /https?:\/\/\S+/.exec(mail.text)![0];
+          sent.push(mail.to);
+        },
+      },
+    },
+  });
+  await app.init();
+  const email = 'mailfails@example.com';
+  right(await app.consumer.signUp({ email, clientIp: '127.0.0.1' }));
+  const verified = right(await app.consumer.verify(new URL(link).searchParams.get('token')!));
+  const { principal, consumer } = right(await app.consumer.authenticate(verified.session_token as string));
+  const identity = right(await app.consumer.identities.create(principal, consumer, { label: 'x' }));
+  await app.mail.ingress.deliver(Buffer.from('mail'), { transport: 'smtp', mailFrom: 'a@service.example', rcptTo: [identity.email] });
+  await app.consumer.notifyTick('t');
+  const list = right(await app.consumer.notifications.list(principal, { limit: 10, offset: 0 }));
+  t.is(list.total, 1);
+  t.is(list.items[0]!.body, `8•••0 (could not be mailed to ${email})`);
+  t.deepEqual(sent, [email], 'only the sign-in link was mailed');
+});
