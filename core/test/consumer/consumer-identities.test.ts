@@ -58,6 +58,7 @@ test('consumer notifications: when the secret could not be mailed, the notificat
           if (mail.subject.startsWith('Your code')) throw new Error('550 relay refused');
           link = /https?:\/\/\S+/.exec(mail.text)![0];
           sent.push(mail.to);
+          return { messageId: `<${sent.length}@test>` };
         },
       },
     },

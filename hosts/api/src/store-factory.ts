@@ -2,7 +2,7 @@ import type { DocumentStore } from '@ephemail/core';
 import { createMemoryDocumentStore } from '@ephemail/core';
 import { connectMongo, createMongoDocumentStore } from '@ephemail/store-mongodb';
 import { createSqliteDocumentStore, openSqliteDatabase, startBackgroundCheckpointer } from '@ephemail/store-sqlite';
-import { MONGODB_URL } from './config.js';
+import { MONGODB_URL } from './config-rules.js';
 
 
 export interface OpenStoreOptions {
