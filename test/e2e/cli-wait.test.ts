@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import test from 'ava';
-import * as E from 'fp-ts/lib/Either.js';
-import nodemailer from 'nodemailer';
-import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 import { freePort, repoRoot, spawnNode } from './support.js';
+import { type MailContent, tenantHost } from './tenant-host.js';
 
 /** `ephemail wait` from source, against a real host: mail through its MX, the CLI over HTTP. */
 
@@ -14,44 +12,28 @@ const PROJECT = 'proj_wait';
 const CODE = '572049';
 const LINK = 'https://shop.example.com/login/magic?token=Hs7Kq2Lm9Xp4Rt6Vw8Yz';
 
-let host: RunningHost;
-test.before(async () => {
-  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'wait.test' }));
-});
-test.after.always(() => host?.close());
-
-const keyWith = async (scopes: string[]) => {
-  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [PROJECT], scopes });
-  if (E.isLeft(created)) throw new Error(created.left._tag);
-  return created.right.key;
-};
+const tenant = tenantHost(test, { org: ORG, project: PROJECT, inboxDomain: 'wait.test' });
+const { host, keyWith } = tenant;
 
 const newIdentity = async (key: string) => {
-  const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT, 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
-  const res = await fetch(`${host.url}/v1/identities`, { method: 'POST', headers, body: JSON.stringify({ label: 'cli wait' }) });
+  const headers = { ...tenant.headersOf(key), 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
+  const res = await fetch(`${host().url}/v1/identities`, { method: 'POST', headers, body: JSON.stringify({ label: 'cli wait' }) });
   return (await res.json()) as { id: string; email: string };
 };
 
-const send = async (to: string, content: { subject: string; text?: string; html?: string }) => {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort!, secure: false, ignoreTLS: true });
-  try {
-    await transport.sendMail({ from: 'no-reply@shop.example.com', to, ...content });
-  } finally {
-    transport.close();
-  }
-};
+const send = (to: string, content: MailContent) => tenant.send(to, { from: 'no-reply@shop.example.com', ...content });
 
 /** Resolves once the host holds at least one long-poll: the CLI is waiting. */
 const someoneWaits = async () => {
   for (let i = 0; i < 400; i += 1) {
-    const metrics = await (await fetch(`${host.url}/metrics`)).text();
+    const metrics = await (await fetch(`${host().url}/metrics`)).text();
     if (Number(/^ephemail_longpoll_waiters (\d+)/m.exec(metrics)?.[1] ?? 0) > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error('the CLI never started waiting');
 };
 
-const env = (key: string) => ({ EPHEMAIL_URL: host.url, EPHEMAIL_API_KEY: key, EPHEMAIL_ORG_ID: ORG, EPHEMAIL_PROJECT_ID: PROJECT });
+const env = (key: string) => ({ EPHEMAIL_URL: host().url, EPHEMAIL_API_KEY: key, EPHEMAIL_ORG_ID: ORG, EPHEMAIL_PROJECT_ID: PROJECT });
 const SCOPES = ['identities:read', 'identities:write', 'secrets:read'];
 
 test('cli wait: prints the raw code alone on stdout once the mail arrives, and exits 0', async (t) => {
@@ -96,7 +78,7 @@ test('cli wait: --code prints a code that arrived before a link at once, and --l
 /** What `extractions/latest?type=` answers now: the raw value, or undefined on 404. */
 const latestOfType = async (key: string, id: string, type: 'otp' | 'magic_link') => {
   const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT };
-  const res = await fetch(`${host.url}/v1/identities/${id}/extractions/latest?type=${type}&reveal=true`, { headers });
+  const res = await fetch(`${host().url}/v1/identities/${id}/extractions/latest?type=${type}&reveal=true`, { headers });
   return res.status === 404 ? undefined : ((await res.json()) as { value: string }).value;
 };
 
@@ -121,7 +103,7 @@ test('cli wait: one mail holding a code and a link prints, for --code and for --
 
 const squash = async (key: string, id: string) => {
   const headers = { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT, 'idempotency-key': randomUUID(), 'content-type': 'application/json' };
-  const res = await fetch(`${host.url}/v1/identities/${id}/squash`, { method: 'POST', headers, body: '{}' });
+  const res = await fetch(`${host().url}/v1/identities/${id}/squash`, { method: 'POST', headers, body: '{}' });
   if (res.status !== 200) throw new Error(`squash answered ${res.status}`);
 };
 
@@ -153,7 +135,7 @@ test('cli wait: flags override the environment', async (t) => {
   const identity = await newIdentity(key);
   await send(identity.email, { subject: 'Your code', text: `Use ${CODE} to finish signing in.` });
   const wrong = { EPHEMAIL_URL: `http://127.0.0.1:${await freePort()}`, EPHEMAIL_API_KEY: key, EPHEMAIL_ORG_ID: 'org_other', EPHEMAIL_PROJECT_ID: 'proj_other' };
-  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--url', host.url, '--org', ORG, '--project', PROJECT], wrong);
+  const cli = spawnNode(CLI, ['wait', '--identity', identity.id, '--url', host().url, '--org', ORG, '--project', PROJECT], wrong);
   t.teardown(() => cli.child.kill('SIGKILL'));
   t.is(await cli.exited, 0, cli.output().stderr);
   t.is(cli.output().stdout, `${CODE}\n`);

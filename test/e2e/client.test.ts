@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import * as E from 'fp-ts/lib/Either.js';
-import nodemailer from 'nodemailer';
 import { createEphemailClient, EphemailError, EphemailTimeoutError, type EphemailClient } from '@ephemail/client';
-import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 import { RESPONSE_SCHEMAS } from '@ephemail/http-express';
+import { tenantHost } from './tenant-host.js';
 
 /** `@ephemail/client` against the real host: HTTP on loopback, mail through its MX over SMTP. */
 
@@ -13,29 +11,12 @@ const PROJECT = 'proj_client';
 const CODE = '318264';
 const LINK = 'https://app.example.com/auth/verify?token=Qm81kLx02PzT7vW4abcd';
 
-let host: RunningHost;
-test.before(async () => {
-  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'client.test' }));
-});
-test.after.always(() => host?.close());
+const { host, keyWith, clientOf, send } = tenantHost(test, { org: ORG, project: PROJECT, inboxDomain: 'client.test' });
 
-const clientWith = async (scopes: string[]): Promise<EphemailClient> => {
-  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [PROJECT], scopes });
-  if (E.isLeft(created)) throw new Error(created.left._tag);
-  return createEphemailClient({ baseUrl: host.url, apiKey: created.right.key, orgId: ORG, projectId: PROJECT });
-};
+const clientWith = async (scopes: string[]): Promise<EphemailClient> => clientOf(await keyWith(scopes));
 const READ_WRITE = ['identities:read', 'identities:write'];
 const REVEALING = [...READ_WRITE, 'secrets:read'];
 
-/** Sends one message to the host's MX with nodemailer, as a site would. */
-const send = async (to: string, content: { subject: string; text?: string; html?: string }) => {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort!, secure: false, ignoreTLS: true });
-  try {
-    await transport.sendMail({ from: 'no-reply@app.example.com', to, messageId: `<${randomUUID()}@app.example.com>`, ...content });
-  } finally {
-    transport.close();
-  }
-};
 const sendCode = (to: string) => send(to, { subject: 'Your sign-in code', text: `Your verification code is ${CODE}. It expires in 10 minutes.` });
 const sendLink = (to: string) => send(to, { subject: 'Verify your email', html: `<p>Confirm your address: <a href="${LINK}">Verify email</a></p>` });
 
@@ -104,7 +85,7 @@ test('client e2e: an error envelope arrives as EphemailError with its code and r
   const invalid = await t.throwsAsync(client.createIdentity({ ttl_hours: 721 }), { instanceOf: EphemailError });
   t.is(invalid.code, 'invalid_request');
   t.true(JSON.stringify(invalid.details).includes('body.ttl_hours'));
-  const stranger = createEphemailClient({ baseUrl: host.url, apiKey: 'aid_ZZZZZZZZZZZZZZZZ_0123456789012345678901234567890123456789', orgId: ORG, projectId: PROJECT });
+  const stranger = createEphemailClient({ baseUrl: host().url, apiKey: 'aid_ZZZZZZZZZZZZZZZZ_0123456789012345678901234567890123456789', orgId: ORG, projectId: PROJECT });
   t.is((await t.throwsAsync(stranger.listIdentities(), { instanceOf: EphemailError })).code, 'unauthorized');
 });
 

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import * as E from 'fp-ts/lib/Either.js';
-import nodemailer from 'nodemailer';
-import { createEphemailClient, type EphemailClient } from '@ephemail/client';
-import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
+import { tenantHost } from './tenant-host.js';
 
 /**
  * `extractions/latest?explain=true` against the real host: mail through its MX over SMTP, reads
@@ -17,39 +14,21 @@ const PROJECT = 'proj_explain';
 const CODE = '740913';
 const LINK = 'https://app.example.com/auth/login?token=Zr47uQw19KdXpN3v';
 
-let host: RunningHost;
-test.before(async () => {
-  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'explain.test' }));
-});
-test.after.always(() => host?.close());
+const { host, keyWith, clientOf, headersOf, send } = tenantHost(test, { org: ORG, project: PROJECT, inboxDomain: 'explain.test' });
 
-const newKey = async () => {
-  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [PROJECT], scopes: ['identities:read', 'identities:write', 'secrets:read'] });
-  if (E.isLeft(created)) throw new Error(created.left._tag);
-  return created.right.key;
-};
-const clientOf = (key: string): EphemailClient => createEphemailClient({ baseUrl: host.url, apiKey: key, orgId: ORG, projectId: PROJECT });
+const newKey = () => keyWith(['identities:read', 'identities:write', 'secrets:read']);
 
 const get = async (key: string, path: string) => {
-  const res = await fetch(`${host.url}${path}`, { headers: { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT } });
+  const res = await fetch(`${host().url}${path}`, { headers: headersOf(key) });
   return { status: res.status, text: await res.text() };
 };
 
-const sendBoth = async (to: string) => {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort!, secure: false, ignoreTLS: true });
-  try {
-    await transport.sendMail({
-      from: 'no-reply@app.example.com',
-      to,
-      messageId: `<${randomUUID()}@app.example.com>`,
-      subject: 'Sign in to App',
-      text: `Your sign-in code is ${CODE}.\nOr sign in with this link: ${LINK}`,
-      html: `<p>Your sign-in code is <b>${CODE}</b>.</p><p>Or <a href="${LINK}">sign in with one click</a>.</p>`,
-    });
-  } finally {
-    transport.close();
-  }
-};
+const sendBoth = (to: string) =>
+  send(to, {
+    subject: 'Sign in to App',
+    text: `Your sign-in code is ${CODE}.\nOr sign in with this link: ${LINK}`,
+    html: `<p>Your sign-in code is <b>${CODE}</b>.</p><p>Or <a href="${LINK}">sign in with one click</a>.</p>`,
+  });
 
 type Contribution = { signal: string; contribution: number };
 const sortedBySize = (list: readonly Contribution[]) => list.every((c, i) => i === 0 || Math.abs(list[i - 1]!.contribution) >= Math.abs(c.contribution));
@@ -122,22 +101,18 @@ test('explain other than true or false is 400 invalid_request naming the query f
 });
 
 test('explain=true reruns the engine with the identity’s template rules: the code a deployed template picks has its reasons', async (t) => {
-  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [PROJECT], scopes: ['identities:read', 'identities:write', 'secrets:read', 'marketplace:read', 'marketplace:deploy'] });
-  if (E.isLeft(created)) throw new Error(created.left._tag);
-  const headers = { authorization: `Bearer ${created.right.key}`, 'x-org-id': ORG, 'x-project-id': PROJECT };
-  const deployed = await fetch(`${host.url}/v1/marketplace/templates/tmpl_store_signup_code_v1/deploy`, {
+  const key = await keyWith(['identities:read', 'identities:write', 'secrets:read', 'marketplace:read', 'marketplace:deploy']);
+  const deployed = await fetch(`${host().url}/v1/marketplace/templates/tmpl_store_signup_code_v1/deploy`, {
     method: 'POST',
-    headers: { ...headers, 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
+    headers: { ...headersOf(key), 'idempotency-key': randomUUID(), 'content-type': 'application/json' },
     body: JSON.stringify({ parameters: { service_name: 'Northwind Store', sender_domain: 'shop.example.com', code_length: 5 } }),
   });
   t.is(deployed.status, 201);
   const identity = ((await deployed.json()) as { identity: { id: string; email: string } }).identity;
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort!, secure: false, ignoreTLS: true });
   // The generic engine picks the support PIN here; only the template's rules find 44172.
   const text = 'Welcome! Your order 582931 is confirmed.\nTo finish creating your account, enter this verification code: 44172\nSupport PIN: 918273';
-  await transport.sendMail({ from: 'Northwind Store <no-reply@shop.example.com>', to: identity.email, subject: 'Welcome to Northwind Store', text });
-  transport.close();
-  const read = await get(created.right.key, `/v1/identities/${identity.id}/extractions/latest?wait=10&reveal=true&explain=true`);
+  await send(identity.email, { from: 'Northwind Store <no-reply@shop.example.com>', subject: 'Welcome to Northwind Store', text });
+  const read = await get(key, `/v1/identities/${identity.id}/extractions/latest?wait=10&reveal=true&explain=true`);
   const body = JSON.parse(read.text) as { value: string; explain: Contribution[] };
   t.is(body.value, '44172');
   t.true(body.explain.length > 0, 'the rule-made candidate is found again, so it has reasons');

@@ -1,22 +1,15 @@
 import test from 'ava';
-import * as E from 'fp-ts/lib/Either.js';
-import { createEphemailClient } from '@ephemail/client';
-import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
+import { tenantHost } from './tenant-host.js';
 
 // `GET /v1/identities?label=` over HTTP against the real host, with fetch and the typed client.
 const ORG = 'org_labels';
 const PROJECT = 'proj_labels';
 
-let host: RunningHost;
-test.before(async () => {
-  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'labels.test' }));
-});
-test.after.always(() => host?.close());
+const { host, keyWith, clientOf } = tenantHost(test, { org: ORG, project: PROJECT, inboxDomain: 'labels.test' });
 
 const newClient = async (project = PROJECT) => {
-  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [project], scopes: ['identities:read', 'identities:write'] });
-  if (E.isLeft(created)) throw new Error(created.left._tag);
-  return { key: created.right.key, client: createEphemailClient({ baseUrl: host.url, apiKey: created.right.key, orgId: ORG, projectId: project }) };
+  const key = await keyWith(['identities:read', 'identities:write'], project);
+  return { key, client: clientOf(key, project) };
 };
 
 test('label: the typed client lists the identities whose label starts with the text, ignoring case, in label order, by pages', async (t) => {
@@ -31,7 +24,7 @@ test('label: the typed client lists the identities whose label starts with the t
 test('label: empty, blank or longer than 200 characters is 400 invalid_request naming query.label', async (t) => {
   const { key } = await newClient('proj_labels_bad');
   for (const label of ['', '%20%20', 'x'.repeat(201)]) {
-    const res = await fetch(`${host.url}/v1/identities?label=${label}`, { headers: { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': 'proj_labels_bad' } });
+    const res = await fetch(`${host().url}/v1/identities?label=${label}`, { headers: { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': 'proj_labels_bad' } });
     t.is(res.status, 400);
     const body = (await res.json()) as { error: { code: string; details: { issues: { path: string }[] } } };
     t.is(body.error.code, 'invalid_request');

@@ -1,9 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import * as E from 'fp-ts/lib/Either.js';
-import nodemailer from 'nodemailer';
-import { createEphemailClient, type EphemailClient, type Extraction } from '@ephemail/client';
-import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
+import type { Extraction } from '@ephemail/client';
+import { tenantHost } from './tenant-host.js';
 
 /**
  * `extractions/latest?type=` against the real host: mail through its MX over SMTP, reads over
@@ -16,32 +13,15 @@ const PROJECT = 'proj_bytype';
 const CODE = '318264';
 const LINK = 'https://app.example.com/auth/login?token=Qm81kLx02PzT7vW4abcd';
 
-let host: RunningHost;
-test.before(async () => {
-  host = await startHost(loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'bytype.test' }));
-});
-test.after.always(() => host?.close());
+const { host, keyWith, clientOf, headersOf, send } = tenantHost(test, { org: ORG, project: PROJECT, inboxDomain: 'bytype.test' });
 
-const newKey = async () => {
-  const created = await host.ephemail.auth.createApiKey({ orgId: ORG, projectIds: [PROJECT], scopes: ['identities:read', 'identities:write', 'secrets:read'] });
-  if (E.isLeft(created)) throw new Error(created.left._tag);
-  return created.right.key;
-};
-const clientOf = (key: string): EphemailClient => createEphemailClient({ baseUrl: host.url, apiKey: key, orgId: ORG, projectId: PROJECT });
+const newKey = () => keyWith(['identities:read', 'identities:write', 'secrets:read']);
 
 const get = async (key: string, path: string) => {
-  const res = await fetch(`${host.url}${path}`, { headers: { authorization: `Bearer ${key}`, 'x-org-id': ORG, 'x-project-id': PROJECT } });
+  const res = await fetch(`${host().url}${path}`, { headers: headersOf(key) });
   return { status: res.status, json: (await res.json()) as Record<string, any> };
 };
 
-const send = async (to: string, content: { subject: string; text?: string; html?: string }) => {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: host.smtpPort!, secure: false, ignoreTLS: true });
-  try {
-    await transport.sendMail({ from: 'no-reply@app.example.com', to, messageId: `<${randomUUID()}@app.example.com>`, ...content });
-  } finally {
-    transport.close();
-  }
-};
 const sendCode = (to: string) => send(to, { subject: 'Your sign-in code', text: `Your verification code is ${CODE}. It expires in 10 minutes.` });
 const sendLink = (to: string) => send(to, { subject: 'Sign in to App', html: `<p>Sign in with one click: <a href="${LINK}">Sign in</a></p>` });
 /** One mail holding both a code and a sign-in link. */
