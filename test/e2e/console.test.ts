@@ -7,13 +7,13 @@ import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import express from 'express';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 import { webApp } from '../../hosts/api/src/web-app.ts';
 import { startDnsmasq, type Dnsmasq } from '../../adapters/mail-auth/test/dnsmasq.js';
 import { repoRoot, tempDir } from './support.js';
 import { mail, newKey, sameSecurityHeaders, signIn, storedByPage, type Key } from './console-support.js';
-import { assertAccessible, focusedName, shoot, watchPage } from './web-support.js';
+import { assertAccessible, focusedName, launchChromium, shoot, watchPage } from './web-support.js';
 
 // The team console at /console in a real Chromium (TESTING.md, Browser row), against the real
 // host, with mail sent over SMTP on loopback: sign in with an API key (the token in memory only),
@@ -35,10 +35,7 @@ test.before(async () => {
   host = await startHost(
     loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'console.test', MX_HOST: 'mx.console.test', DNS_SERVERS: dns.server }),
   );
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 test.after.always(async () => {
   await browser?.close();

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import express from 'express';
 import { createTransport } from 'nodemailer';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 import { webApp } from '../../hosts/api/src/web-app.ts';
 import { secretKindOf } from '../../hosts/api/web/api.ts';
 import { repoRoot, tempDir } from './support.js';
 import { startSmtpSink, type SunkMail } from './smtp-sink.js';
-import { assertAccessible, focusedName, shoot, watchPage } from './web-support.js';
+import { assertAccessible, focusedName, launchChromium, shoot, watchPage } from './web-support.js';
 
 // The web app at `/` in a real Chromium (TESTING.md, Browser row), on a desktop and on a phone
 // viewport: a free inbox whose code shows up live (masked, saying so), then sign-up by the mailed
@@ -39,11 +39,7 @@ test.before(async () => {
       TRUST_PROXY: 'loopback', FREE_REQUESTS_PER_MINUTE: '1000',
     }),
   );
-  // launch() gives Chromium a fresh temporary profile of its own (it refuses --user-data-dir).
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 test.after.always(async () => {
   await browser?.close();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import type { Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { repoRoot } from './support.js';
 
 // What the Chromium tests of the web app share: axe in the page, the focused control's name,
@@ -54,3 +54,10 @@ export const watchPage = (page: Page, origin: string) => {
   });
   return seen;
 };
+
+/** Debian's Chromium, headless, with a fresh temporary profile and none of its background traffic. */
+export const launchChromium = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
