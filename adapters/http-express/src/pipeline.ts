@@ -67,18 +67,32 @@ const closedSignal = (res: Response): AbortSignal => {
 };
 
 /**
- * A handler's input with what it may know of the client beyond its credential. The address and
- * the close signal are worked out when a handler reads them (few do): resolving the address
- * through the proxy settings and listening for the close cost more than most routes' own work.
+ * What a handler may know of the client beyond its credential. The address and the close signal
+ * are worked out when a handler reads them (few do): resolving the address through the proxy
+ * settings and listening for the close cost more than most routes' own work. Getters of a class
+ * rather than properties defined per request, which would turn every input into a slow object.
  */
-const withClient = <T extends object>(req: Request, input: T): T & Pick<RouteContext<unknown, unknown>, 'clientIp' | 'header' | 'signal'> => {
-  let clientIp: string | undefined;
-  let signal: AbortSignal | undefined;
-  return Object.defineProperties(Object.assign(input, { header: (name: string) => req.get(name) }), {
-    clientIp: { enumerable: true, get: () => (clientIp ??= req.ip ?? req.socket.remoteAddress ?? '') },
-    signal: { enumerable: true, get: () => (signal ??= closedSignal(req.res!)) },
-  }) as T & Pick<RouteContext<unknown, unknown>, 'clientIp' | 'header' | 'signal'>;
-};
+class ClientView {
+  readonly #req: Request;
+  #clientIp: string | undefined;
+  #signal: AbortSignal | undefined;
+  /** A request header, as sent (an own property, so a handler may take it out of its input). */
+  readonly header: (name: string) => string | undefined;
+  constructor(req: Request) {
+    this.#req = req;
+    this.header = (name) => req.get(name);
+  }
+  get clientIp(): string {
+    return (this.#clientIp ??= this.#req.ip ?? this.#req.socket.remoteAddress ?? '');
+  }
+  get signal(): AbortSignal {
+    return (this.#signal ??= closedSignal(this.#req.res!));
+  }
+}
+
+/** A handler's input: its own fields, with the client's on the side (see {@link ClientView}). */
+const withClient = <T extends object>(req: Request, input: T): T & Pick<RouteContext<unknown, unknown>, 'clientIp' | 'header' | 'signal'> =>
+  Object.assign(new ClientView(req), input);
 
 /** No one: the principal an anonymous route's handler is given, which it must not use. */
 const NOBODY: Principal = { orgId: '', projectId: '', scopes: [], credential: { kind: 'api_key', id: '', keyId: '' } };

@@ -63,6 +63,8 @@ export class SqliteDocumentStore implements DocumentStore {
     readonly replaceUnindexed: string;
   };
   private dataVersion: Database.Statement | undefined;
+  /** The change mark read in this turn of the event loop (see changeMark). */
+  private markOfTurn: number | undefined;
   private readonly indexed: IndexedFields;
 
   constructor(
@@ -302,11 +304,19 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /**
    * SQLite's `data_version`: it moves when another connection (of this process or another)
-   * commits, not when this one does. Costs a read lock and no page read.
+   * commits, not when this one does. Costs a read lock and no page read, which is still most of
+   * an API key check, so it is read once per turn of the event loop: every request of the turn
+   * shares it, and another writer's commit is seen from the next turn on.
    */
   changeMark(): number {
+    if (this.markOfTurn !== undefined) return this.markOfTurn;
     this.dataVersion ??= this.db.prepare('PRAGMA data_version').pluck();
-    return guarded('data version', () => this.dataVersion!.get() as number);
+    const mark = guarded('data version', () => this.dataVersion!.get() as number);
+    this.markOfTurn = mark;
+    setImmediate(() => {
+      this.markOfTurn = undefined;
+    });
+    return mark;
   }
 
   async ping(): Promise<void> {

@@ -98,6 +98,8 @@ test('sqlite store: the change mark moves when another connection commits, not w
   await one.insert('notes', { id: 'a', text: 'mine' });
   t.is(one.changeMark(), first, 'its own write leaves the mark');
   await other.insert('notes', { id: 'b', text: 'theirs' });
+  // The mark is read once per turn (see the next test): read it in a turn after the commit.
+  await new Promise((resolve) => setImmediate(resolve));
   const moved = one.changeMark();
   t.not(moved, first, "another connection's commit moves it");
   t.is(one.changeMark(), moved, 'and it stays until the next such commit');
@@ -129,4 +131,22 @@ test('sqlite store: a table made before the bytes column gets it on open, and it
   t.deepEqual(await second.get('c', 'old'), { id: 'old', ascii: 'hi\r\n', version: 3 });
   await first.insert('c', { id: 'new', raw: Buffer.from([1, 2, 3]) });
   t.deepEqual(await second.get('c', 'new'), { id: 'new', raw: Buffer.from([1, 2, 3]), version: 1 });
+});
+
+test('sqlite store: the change mark is read once per turn of the event loop; a commit made during the turn shows from the next', async (t) => {
+  const path = await tempFile(t);
+  const one = createSqliteDocumentStore(openSqliteDatabase(path));
+  const raw = openSqliteDatabase(path);
+  t.teardown(async () => {
+    await one.close();
+    raw.close();
+  });
+  await one.ping();
+  const first = one.changeMark();
+  // Another connection commits synchronously, within this turn.
+  raw.prepare(`CREATE TABLE IF NOT EXISTS other (n INTEGER)`).run();
+  raw.prepare(`INSERT INTO other VALUES (1)`).run();
+  t.is(one.changeMark(), first, 'the rest of the turn shares the mark');
+  await new Promise((resolve) => setImmediate(resolve));
+  t.not(one.changeMark(), first, 'the next turn reads it again');
 });

@@ -190,7 +190,9 @@ export interface DocumentStore {
    * or process) may have committed a change since the last call; between two equal answers only
    * writes made through this handle happened. Core keeps a record it read (a verified API key)
    * while the mark stays the same, and forgets it itself when it writes that record through this
-   * handle. A store that cannot tell this cheaply leaves it out, and core reads every time.
+   * handle. A store that cannot tell this cheaply leaves it out, and core reads every time. A
+   * store may answer the same mark for the rest of a turn of the event loop: another writer's
+   * change is then seen from the next turn on.
    */
   changeMark?(): number;
 
