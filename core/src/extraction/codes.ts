@@ -143,6 +143,18 @@ export const labelled = (text: string, start: number, end: number): boolean => {
   return before !== 10 && !isTrimmed(before);
 };
 
+/**
+ * True when the token at `[start, end)` ends its line and one word alone comes before it there
+ * ("confirm 0c463dd8…", "  bestätigen 0c463dd8…"): a command line the reader sends back.
+ */
+const commandLine = (text: string, start: number, end: number): boolean => {
+  let i = end;
+  while (i < text.length && text.charCodeAt(i) !== 10 && isTrimmed(text.charCodeAt(i))) i += 1;
+  if (i < text.length && text.charCodeAt(i) !== 10) return false;
+  const before = text.slice(text.lastIndexOf('\n', start - 1) + 1, start).trim();
+  return before !== '' && !/\s/.test(before);
+};
+
 /** Scores one sighting from its context; each signal is a log-odds contribution. */
 const contextSignals = (sig: Record<string, number>, seg: Segment, start: number, end: number, printed: string, digits: boolean): void => {
   const text = seg.text;
@@ -187,7 +199,12 @@ const sighting = (seg: Segment, start: number, printed: string, subject: number,
   contextSignals(signals, seg, start, start + printed.length, printed, shape.kind === 'digits');
   // "confirm 0c463dd8…": a word asking to confirm or verify just before a long token names it
   // (read only for hex tokens, which no code word usually introduces).
-  if (shape.kind === 'hex' && roleIn(seg.text.slice(Math.max(0, start - ACTION_WINDOW), start)) === 'positive') signals.action_before = 1.5;
+  if (shape.kind === 'hex' && roleIn(seg.text.slice(Math.max(0, start - ACTION_WINDOW), start)) === 'positive') {
+    signals.action_before = 1.5;
+    // A line holding that word and the token only ("    confirm 0c463dd8…") is a command to send
+    // back as it stands: set apart as a code alone on its line is.
+    if (signals.alone_on_line === undefined && commandLine(seg.text, start, start + printed.length)) signals.alone_on_line = 1.5;
+  }
   if (extra !== undefined) for (const k in extra) signals[k] = extra[k] ?? 0;
   if (subject > 0) signals.subject_says_code = subject;
   else if (subject < 0) signals.subject_silent = subject;

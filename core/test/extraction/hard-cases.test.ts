@@ -144,3 +144,11 @@ test('extract: a hostile message with tens of thousands of anchors still yields 
   const html = `<p>Your code is 551902.</p>${'<div><a href="https://x.example.com/a">more text</a></div>'.repeat(40_000)}`;
   t.is(extract(message({ html })).top?.value, '551902');
 });
+
+test('a long hex token on a line of its own after one word asking to confirm is a command to send back, and surely the code', (t) => {
+  const token = '5be0c17a93d24e6f80a1b2c3d4e5f60718293a4b';
+  const text = `Hello,\n\nTo finish joining the list, reply to this mail, or send a mail to list-request@lists.example.org whose body is only:\n\n    confirm ${token}\n\nIf you did not ask to join, delete this mail.`;
+  const top = extract(message({ subject: 'Your request to join the list', text })).top;
+  t.is(top?.value, token);
+  t.true((top?.confidence ?? 0) >= 0.5, String(top?.confidence));
+});
