@@ -1,3 +1,4 @@
+import { opensAsAlternative } from './alternative.js';
 import { shapeOf } from './code-shape.js';
 import { eachMatch } from './each-match.js';
 import { roleIn } from './link-role.js';
@@ -84,6 +85,13 @@ const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): bo
     end = start - 1;
   }
   return false;
+};
+
+/** The last non-blank line before the line starting at `lineStart`, or ''. */
+const lineAbove = (text: string, lineStart: number): string => {
+  let end = lineStart - 1;
+  while (end > 0 && isTrimmed(text.charCodeAt(end - 1))) end -= 1;
+  return end <= 0 ? '' : text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
 };
 
 // How far from a code its line is read: the furthest any signal looks before it (a code word up
@@ -185,6 +193,8 @@ const contextSignals = (sig: Record<string, number>, seg: Segment, start: number
     sig.parenthetical = -1.2;
   }
   if (start >= seg.footerAt) sig.footer = -1.5;
+  // "Or enter this code: …", or that line above a code alone on its own: the second way in (a preference signal).
+  if (opensAsAlternative(text.slice(ls, start)) || (alone && opensAsAlternative(lineAbove(text, lineStart)))) sig.alternative = -1;
 };
 
 /**
@@ -202,8 +212,12 @@ const sighting = (seg: Segment, start: number, printed: string, subject: number,
   if (shape.kind === 'hex' && roleIn(seg.text.slice(Math.max(0, start - ACTION_WINDOW), start)) === 'positive') {
     signals.action_before = 1.5;
     // A line holding that word and the token only ("    confirm 0c463dd8…") is a command to send
-    // back as it stands: set apart as a code alone on its line is.
-    if (signals.alone_on_line === undefined && commandLine(seg.text, start, start + printed.length)) signals.alone_on_line = 1.5;
+    // back as it stands: set apart as a code alone on its line is, and named by its word as a
+    // labelled one ("Code: …") is.
+    if (signals.alone_on_line === undefined && commandLine(seg.text, start, start + printed.length)) {
+      signals.alone_on_line = 1.5;
+      signals.labelled = 1;
+    }
   }
   if (extra !== undefined) for (const k in extra) signals[k] = extra[k] ?? 0;
   if (subject > 0) signals.subject_says_code = subject;
