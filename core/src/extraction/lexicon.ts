@@ -20,8 +20,8 @@ export const CODE_WORDS = [
   // cs sk hu, el, fi, et, ro, lt, lv, sl, ca, ga, eu, fa, bn: "code" in more languages.
   'kód', 'kódot', 'kódja', 'κωδικός', 'κωδικό', 'koodi', 'kood', 'cod', 'codul', 'kodas', 'kods', 'koda',
   'codi', 'cód', 'kodea', 'کد', 'কোড',
-  // hr, sr (with the circumflex their typography uses), sw, sc.
-  'kôd', 'кôд', 'msimbo', 'còdighe', 'codighe',
+  // hr, sr (with the circumflex their typography uses), sw, sc, oc, ta.
+  'kôd', 'кôд', 'msimbo', 'còdighe', 'codighe', 'còdi', 'குறியீட',
 ];
 
 /**

@@ -153,8 +153,8 @@ test('a long hex token on a line of its own after one word asking to confirm is 
   t.true((top?.confidence ?? 0) >= 0.9, String(top?.confidence));
 });
 
-test('a labelled code is introduced by its word in Finnish, Estonian, Hungarian, Croatian, Serbian, Swahili and Sardinian compounds and spellings', (t) => {
-  for (const label of ['Vahvistuskoodi', 'Kinnituskood', 'Ellenőrzőkód', 'Kontrolni kôd', 'Кôд за потврђивање', 'Msimbo wa uthibitishaji', 'Còdighe de verìfica']) {
+test('a labelled code is introduced by its word in Finnish, Estonian, Hungarian, Croatian, Serbian, Swahili, Sardinian, Occitan and Tamil compounds and spellings', (t) => {
+  for (const label of ['Vahvistuskoodi', 'Kinnituskood', 'Ellenőrzőkód', 'Kontrolni kôd', 'Кôд за потврђивање', 'Msimbo wa uthibitishaji', 'Còdighe de verìfica', 'Vaquí lo còdi', 'உங்கள் குறியீடு']) {
     const text = `Hei,\n\n${label}: Tq4mZ8kw2N\n\nhttps://files.example.org/apps/signup/verify/Hq2LbX9sTe4KwP7mRz3NvY8cJd5Gf6Ua/Tq4mZ8kw2N\n`;
     const code = extract(message({ subject: 'Nextstep', text })).candidates.find((c) => c.type === 'otp');
     t.is(code?.value, 'Tq4mZ8kw2N', label);
