@@ -1,3 +1,4 @@
+import { opensAsAlternative } from './alternative.js';
 import { shapeOf } from './code-shape.js';
 import { eachMatch } from './each-match.js';
 import { roleIn } from './link-role.js';
@@ -86,6 +87,13 @@ const previousLineHasWord = (seg: Segment, lineStart: number, lines: number): bo
   return false;
 };
 
+/** The last non-blank line before the line starting at `lineStart`, or ''. */
+const lineAbove = (text: string, lineStart: number): string => {
+  let end = lineStart - 1;
+  while (end > 0 && isTrimmed(text.charCodeAt(end - 1))) end -= 1;
+  return end <= 0 ? '' : text.slice(text.lastIndexOf('\n', end - 1) + 1, end);
+};
+
 // How far from a code its line is read: the furthest any signal looks before it (a code word up
 // to 100 characters back) and after it (a code word up to 30 characters on). Reading the whole
 // line for every code made a long line of codes quadratic (a 99,000-character line of them took
@@ -143,6 +151,18 @@ export const labelled = (text: string, start: number, end: number): boolean => {
   return before !== 10 && !isTrimmed(before);
 };
 
+/**
+ * True when the token at `[start, end)` ends its line and one word alone comes before it there
+ * ("confirm 0c463dd8…", "  bestätigen 0c463dd8…"): a command line the reader sends back.
+ */
+const commandLine = (text: string, start: number, end: number): boolean => {
+  let i = end;
+  while (i < text.length && text.charCodeAt(i) !== 10 && isTrimmed(text.charCodeAt(i))) i += 1;
+  if (i < text.length && text.charCodeAt(i) !== 10) return false;
+  const before = text.slice(text.lastIndexOf('\n', start - 1) + 1, start).trim();
+  return before !== '' && !/\s/.test(before);
+};
+
 /** Scores one sighting from its context; each signal is a log-odds contribution. */
 const contextSignals = (sig: Record<string, number>, seg: Segment, start: number, end: number, printed: string, digits: boolean): void => {
   const text = seg.text;
@@ -173,6 +193,8 @@ const contextSignals = (sig: Record<string, number>, seg: Segment, start: number
     sig.parenthetical = -1.2;
   }
   if (start >= seg.footerAt) sig.footer = -1.5;
+  // "Or enter this code: …", or that line above a code alone on its own: the second way in (a preference signal).
+  if (opensAsAlternative(text.slice(ls, start)) || (alone && opensAsAlternative(lineAbove(text, lineStart)))) sig.alternative = -1;
 };
 
 /**
@@ -187,7 +209,16 @@ const sighting = (seg: Segment, start: number, printed: string, subject: number,
   contextSignals(signals, seg, start, start + printed.length, printed, shape.kind === 'digits');
   // "confirm 0c463dd8…": a word asking to confirm or verify just before a long token names it
   // (read only for hex tokens, which no code word usually introduces).
-  if (shape.kind === 'hex' && roleIn(seg.text.slice(Math.max(0, start - ACTION_WINDOW), start)) === 'positive') signals.action_before = 1.5;
+  if (shape.kind === 'hex' && roleIn(seg.text.slice(Math.max(0, start - ACTION_WINDOW), start)) === 'positive') {
+    signals.action_before = 1.5;
+    // A line holding that word and the token only ("    confirm 0c463dd8…") is a command to send
+    // back as it stands: set apart as a code alone on its line is, and named by its word as a
+    // labelled one ("Code: …") is.
+    if (signals.alone_on_line === undefined && commandLine(seg.text, start, start + printed.length)) {
+      signals.alone_on_line = 1.5;
+      signals.labelled = 1;
+    }
+  }
   if (extra !== undefined) for (const k in extra) signals[k] = extra[k] ?? 0;
   if (subject > 0) signals.subject_says_code = subject;
   else if (subject < 0) signals.subject_silent = subject;

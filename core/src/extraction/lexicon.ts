@@ -20,10 +20,15 @@ export const CODE_WORDS = [
   // cs sk hu, el, fi, et, ro, lt, lv, sl, ca, ga, eu, fa, bn: "code" in more languages.
   'kód', 'kódot', 'kódja', 'κωδικός', 'κωδικό', 'koodi', 'kood', 'cod', 'codul', 'kodas', 'kods', 'koda',
   'codi', 'cód', 'kodea', 'کد', 'কোড',
+  // hr, sr (with the circumflex their typography uses), sw, sc, oc, ta.
+  'kôd', 'кôд', 'msimbo', 'còdighe', 'codighe', 'còdi', 'குறியீட',
 ];
 
-/** Endings of compound nouns that name a code (German "Zurücksetzungscode", Turkish "doğrulamakodu"). */
-const CODE_SUFFIXES = ['code', 'codes', 'kode', 'kod', 'kodu', 'код'];
+/**
+ * Endings of compound nouns that name a code (German "Zurücksetzungscode", Turkish "doğrulamakodu",
+ * Finnish "vahvistuskoodi", Estonian "kinnituskood", Hungarian "ellenőrzőkód").
+ */
+const CODE_SUFFIXES = ['code', 'codes', 'kode', 'kod', 'kodu', 'код', 'koodi', 'kood', 'kód'];
 
 const LETTER = 'A-Za-z\\u00c0-\\u024f\\u0400-\\u04ff';
 

@@ -1,5 +1,5 @@
 import { compileWords } from './lexicon.js';
-import { NEGATIVE_ROLE_WORDS, POSITIVE_ROLE_WORDS } from './link-roles.js';
+import { IGNORE_WORDS, NEGATIVE_ROLE_WORDS, POSITIVE_ROLE_WORDS } from './link-roles.js';
 
 /** What the words around a link say it does: lead to the secret's use, or away from it. */
 export type LinkRole = 'positive' | 'negative';
@@ -9,19 +9,32 @@ export type LinkRole = 'positive' | 'negative';
 const ANY_ROLE = compileWords([...POSITIVE_ROLE_WORDS, ...NEGATIVE_ROLE_WORDS], 'gi');
 // A negative word at one position only: tells which list a hit came from.
 const NEGATIVE_AT = compileWords(NEGATIVE_ROLE_WORDS, 'iy');
+const IGNORE = compileWords(IGNORE_WORDS, 'gi');
+
+/** Where the last word asking to ignore the mail ends in `text`; -1 without one. */
+const lastIgnoreEnd = (text: string): number => {
+  let end = -1;
+  IGNORE.lastIndex = 0;
+  for (let m = IGNORE.exec(text); m !== null; m = IGNORE.exec(text)) end = m.index + m[0].length;
+  return end;
+};
 
 /**
  * The role named by the last role word of `text` (the one nearest a link that follows it), if
  * any: "If this wasn't you, click here" names a negative role; "Confirm your address" a positive one.
+ * A negative word before a word asking to ignore the mail is a disclaimer ("If you didn't request
+ * this, ignore this email"): it names no role, so the button after it is not taken for a cancel link.
  */
 export const roleIn = (text: string): LinkRole | undefined => {
   if (text === '') return undefined;
   let last: LinkRole | undefined;
+  let ignoreEnd: number | undefined;
   ANY_ROLE.lastIndex = 0;
   for (let m = ANY_ROLE.exec(text); m !== null; m = ANY_ROLE.exec(text)) {
     NEGATIVE_AT.lastIndex = m.index;
     const negative = NEGATIVE_AT.exec(text);
-    last = negative !== null && negative[0].length === m[0].length ? 'negative' : 'positive';
+    if (negative === null || negative[0].length !== m[0].length) last = 'positive';
+    else if (m.index >= (ignoreEnd ??= lastIgnoreEnd(text))) last = 'negative';
     if (m[0].length === 0) ANY_ROLE.lastIndex += 1;
   }
   return last;

@@ -180,3 +180,17 @@ export const NEGATIVE_ROLE_WORDS: readonly string[] = [
   '개인정보', '설정', '거부', '거절', '차단', '取消', '不是我', '非本人', '举报', '退订', '在浏览器中查看',
   '帮助', '隐私', '设置', '拒绝', '屏蔽', '撤销', '檢舉', '回報', '取消訂閱', '在瀏覽器中檢視', '幫助', '支援', '隱私', '拒絕', '封鎖', '撤銷',
 ];
+
+/**
+ * Words that ask the reader to ignore the mail. "If you didn't request this, ignore this email"
+ * is a disclaimer, not a link's role: a "not me" word it holds says nothing of the button below
+ * it, which an anchor or a later cancel word still can (link-role.ts). "ignor" starts the verb in
+ * most Latin-script languages (ignore, ignorez, ignorar, ignora, ignorera, ignoruj, ignorovat).
+ */
+export const IGNORE_WORDS: readonly string[] = [
+  'ignor', 'disregard', 'zignoruj', 'negeer', 'negeren', 'ohita', 'huomiotta', 'bortse från', 'se bort fra',
+  'hunsa', 'eira', 'caso omiso', 'ez ikusi', 'figyelmen kívül', 'yok say', 'görmezden gel', 'dikkate almayın',
+  'abaikan', 'bỏ qua', 'игнорир', 'проигнорир', 'ігнор', 'проігнор', 'занемари', 'αγνοή', 'αγνοε',
+  'تجاهل', 'התעלם', 'נא להתעלם', 'نادیده', 'अनदेखा', 'नज़रअंदाज़', 'উপেক্ষা', 'เพิกเฉย', 'ไม่ต้องสนใจ',
+  '無視', '破棄', '무시', '忽略', '无视',
+];

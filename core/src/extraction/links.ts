@@ -1,3 +1,4 @@
+import { opensAsAlternative } from './alternative.js';
 import { eachMatch } from './each-match.js';
 import { KINDS, hasKindWords, kindsIn } from './kind-words.js';
 import { ACTION_WORDS, NEGATIVE_LINK_WORDS, compileWords } from './lexicon.js';
@@ -212,6 +213,8 @@ const scoreLink = (seen: Seen, senderSite: string | undefined, silent: boolean):
   if (senderSite !== undefined) sig.site = siteOf(f.host) === senderSite ? 0.3 : -0.8;
   if (seen.imageOnly && seen.sources.length === 1) sig.image_only = -1.5;
   if (seen.count >= 2) sig.repeated = 0.4;
+  // "Or use this link to sign in:": the second way in, beside a code shown first (a preference signal).
+  if (opensAsAlternative(seen.lead)) sig.alternative = -1;
   if (seen.button) sig.button = 0.5;
   if (seen.inFooter) sig.footer = -1.5;
   if (silent) sig.subject_silent = -1;

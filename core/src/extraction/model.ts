@@ -57,11 +57,12 @@ export const scoreWith = (model: Model, type: SecretType, signals: Readonly<Reco
 
 /**
  * Signals that only say which of two secrets a mail leads with: a code in parentheses beside a
- * button, a code the link also carries, a link that carries the code the text shows. They order
+ * button, a code the link also carries, a link that carries the code the text shows, a way in
+ * offered as the alternative ("Or use this link"). They order
  * candidates, but a second way in is no less a secret: its confidence is read from its score
  * without them (`evidenceScore`).
  */
-export const PREFERENCE_SIGNALS: ReadonlySet<string> = new Set(['parenthetical', 'link_carries_code', 'carries_shown_code']);
+export const PREFERENCE_SIGNALS: ReadonlySet<string> = new Set(['parenthetical', 'link_carries_code', 'carries_shown_code', 'alternative']);
 
 /** A candidate's score without its preference signals: what its confidence is calibrated from. */
 export const evidenceScore = (model: Model, type: SecretType, signals: Readonly<Record<string, number>>): number => {

@@ -2,6 +2,7 @@ import { htmlToView } from './html.js';
 import { codeWordHits } from './code-word-hits.js';
 import { hasKindWords } from './kind-words.js';
 import { DECOY_WORDS, compileWords } from './lexicon.js';
+import { roleIn } from './link-role.js';
 import type { MessageLink, ParsedMessage } from './types.js';
 
 /** Where in the message a piece of text came from. */
@@ -50,8 +51,8 @@ export interface MessageView {
   readonly senderDomain: string;
   /**
    * True when the subject names neither a code nor what a link is for (no code word, no link-kind
-   * word): a notice ("New comment on …", "Reply from …") rather than a mail sent to carry a secret.
-   * Worked out on first use.
+   * word, no word asking to confirm, sign in, reset or join, in the mail's language): a notice ("New
+   * comment on …", "Reply from …") rather than a mail sent to carry a secret. Worked out on first use.
    */
   readonly subjectSilent: () => boolean;
 }
@@ -122,6 +123,6 @@ export const viewMessage = (message: ParsedMessage): MessageView => {
     links: (message.links ?? derived?.links ?? []).slice(0, MAX_LINKS),
     subject: message.subject,
     senderDomain: domainOf(message.from.address || message.envelopeFrom),
-    subjectSilent: () => (silent ??= subject.codeWords(0).length === 0 && !hasKindWords(subject.text)),
+    subjectSilent: () => (silent ??= subject.codeWords(0).length === 0 && !hasKindWords(subject.text) && roleIn(subject.text) !== 'positive'),
   };
 };

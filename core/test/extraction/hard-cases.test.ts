@@ -144,3 +144,32 @@ test('extract: a hostile message with tens of thousands of anchors still yields 
   const html = `<p>Your code is 551902.</p>${'<div><a href="https://x.example.com/a">more text</a></div>'.repeat(40_000)}`;
   t.is(extract(message({ html })).top?.value, '551902');
 });
+
+test('a long hex token on a line of its own after one word asking to confirm is a command to send back, and surely the code', (t) => {
+  const token = '5be0c17a93d24e6f80a1b2c3d4e5f60718293a4b';
+  const text = `Hello,\n\nTo finish joining the list, reply to this mail, or send a mail to list-request@lists.example.org whose body is only:\n\n    confirm ${token}\n\nIf you did not ask to join, delete this mail.`;
+  const top = extract(message({ subject: 'Your request to join the list', text })).top;
+  t.is(top?.value, token);
+  t.true((top?.confidence ?? 0) >= 0.9, String(top?.confidence));
+});
+
+test('a labelled code is introduced by its word in Finnish, Estonian, Hungarian, Croatian, Serbian, Swahili, Sardinian, Occitan and Tamil compounds and spellings', (t) => {
+  for (const label of ['Vahvistuskoodi', 'Kinnituskood', 'Ellenőrzőkód', 'Kontrolni kôd', 'Кôд за потврђивање', 'Msimbo wa uthibitishaji', 'Còdighe de verìfica', 'Vaquí lo còdi', 'உங்கள் குறியீடு']) {
+    const text = `Hei,\n\n${label}: Tq4mZ8kw2N\n\nhttps://files.example.org/apps/signup/verify/Hq2LbX9sTe4KwP7mRz3NvY8cJd5Gf6Ua/Tq4mZ8kw2N\n`;
+    const code = extract(message({ subject: 'Nextstep', text })).candidates.find((c) => c.type === 'otp');
+    t.is(code?.value, 'Tq4mZ8kw2N', label);
+    t.true((code?.confidence ?? 0) >= 0.5, `${label}: ${code?.confidence}`);
+  }
+});
+
+test('of a code and a link, the one offered as the alternative ("Or use this link", "Ali vnesi kodo") ranks second, and both stay sure', (t) => {
+  const link = 'https://news.example.org/members/?token=Vq8LmT3xRk2PzW9sNc4YbH7dJf6Ga5Ue&action=signin';
+  const from = { address: 'noreply@news.example.org', name: 'News' };
+  const codeFirst = `<p>Hello,</p><p>Your sign-in code: <b>482913</b></p><p>Or use this link to sign in:</p><p><a href="${link}" style="background:#222;padding:10px">Sign in</a></p>`;
+  const linkFirst = `<p>Pozdravljeni,</p><p>Odpri povezavo, da se prijaviš:</p><p><a href="${link}" style="background:#222;padding:10px">Prijava</a></p><p>Ali vnesi kodo:</p><p>482913</p>`;
+  for (const [html, first] of [[codeFirst, '482913'], [linkFirst, link]] as const) {
+    const { candidates } = extract(message({ from, subject: 'Sign in to News', html }));
+    t.is(candidates[0]?.value, first);
+    t.true(candidates.slice(0, 2).every((c) => c.confidence >= 0.5), candidates.map((c) => c.confidence).join(' '));
+  }
+});

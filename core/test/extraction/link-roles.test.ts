@@ -106,3 +106,26 @@ test('property: adding an unsubscribe link never changes the winner of a confirm
   );
   t.pass();
 });
+
+test('roleIn: a "not me" sentence that asks to ignore the mail is a disclaimer and names no role, in many languages', (t) => {
+  for (const lead of [
+    "If you didn't request this, please ignore this email.",
+    'Falls du das nicht angefordert hast, ignoriere diese E-Mail.',
+    "Si ce n'était pas moi… ignorez simplement ce message.",
+    'Если это были не вы, просто проигнорируйте это письмо.',
+    '心当たりがない場合は、このメールを無視してください。',
+  ]) t.is(roleIn(lead), undefined, lead);
+  // A cancel word after the request to ignore still names the link's role.
+  t.is(roleIn("If you didn't request this, ignore this email or cancel the request here:"), 'negative');
+});
+
+test('extract: a button below a "didn\'t ask for this? ignore it" sentence is still the confirm link, and surely so', (t) => {
+  const href = `https://id.example.com/setup/finish?user=4410&code=${TOKEN}`;
+  const html = `<p>Hello Ana, your account is waiting. Please use the button below to finish setting it up.</p>
+    <p>If you didn't ask for this mail, please ignore it.</p>
+    <p><a href="${href}" style="background:#36c;padding:10px">Finish setup</a></p>`;
+  const link = extract(message({ subject: 'Your new account', html })).candidates.find((c) => c.type === 'magic_link');
+  t.is(link?.value, href);
+  t.is(link?.evidence.signals.role_negative, undefined);
+  t.true((link?.confidence ?? 0) >= 0.5, String(link?.confidence));
+});

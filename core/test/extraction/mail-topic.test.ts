@@ -34,3 +34,11 @@ test('extract: every candidate of a mail about another topic carries the mail-le
 test('otherTopic: a monitoring notice reads as another topic', (t) => {
   t.true(topicOf('** PROBLEM Service Alert: web1/HTTP is CRITICAL **', 'Notification Type: PROBLEM\nService: HTTP\nState: CRITICAL') <= -1);
 });
+
+test('subjectSilent: a subject asking to confirm, sign in or join speaks for a secret, in several languages', (t) => {
+  const silent = (subject: string): boolean => viewMessage(message({ subject, text: 'Hello.' })).subjectSilent();
+  for (const subject of ['Vahvista rekisteröitymispyyntösi', 'Potvrdite svoju prijavu', 'Bekräfta din registrering', 'Kinnita oma registreerimine']) {
+    t.false(silent(subject), subject);
+  }
+  for (const subject of ['Ana replied to your comment', 'Nowy komentarz w wątku „Wydanie 2.4”']) t.true(silent(subject), subject);
+});
