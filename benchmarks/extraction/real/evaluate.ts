@@ -65,5 +65,7 @@ export const goalLines = (name: string, m: Metrics, worstLanguage: number | null
   `  recall@0.5      ${m.recall_at_0_5.toFixed(3)}  (>= ${GOALS.recall_at_0_5})  ${mark(m.recall_at_0_5 >= GOALS.recall_at_0_5)}`,
   `  ece             ${m.ece.toFixed(3)}  (<= ${GOALS.ece})  ${mark(m.ece <= GOALS.ece)}`,
   `  worst language  ${worstLanguage === null ? 'n/a' : worstLanguage.toFixed(3)}  (>= ${GOALS.worst_language_accuracy})  ${mark(worstLanguage !== null && worstLanguage >= GOALS.worst_language_accuracy)}`,
-  `  both secrets    ${both.share.toFixed(3)} of ${both.messages}  (>= ${GOALS.both_secrets})  ${mark(both.messages > 0 && both.share >= GOALS.both_secrets)}  (both among the candidates at any confidence: ${both.listed_share.toFixed(3)})`,
+  both.messages === 0
+    ? `  both secrets    n/a: no mail of this part holds a code and a link`
+    : `  both secrets    ${both.share.toFixed(3)} of ${both.messages}  (>= ${GOALS.both_secrets})  ${mark(both.share >= GOALS.both_secrets)}  (both among the candidates at any confidence: ${both.listed_share.toFixed(3)})`,
 ];
