@@ -1,19 +1,9 @@
 import test from 'ava';
 import * as E from 'fp-ts/lib/Either.js';
-import type { PaymentProvider, ProviderEvent } from '../src/index.js';
 import { createEphemail, createMemoryDocumentStore, DEFAULT_PLANS, FakeClock } from '../src/index.js';
-import { newPrincipal } from './support.js';
+import { newPrincipal, testProvider } from './support.js';
 
 const DAY = 86_400_000;
-
-/** A provider whose callbacks are trusted when they carry `x-test: signed`. */
-const testProvider: PaymentProvider = {
-  name: 'test',
-  createCustomer: async ({ orgId }) => ({ customerReference: `cus_${orgId}` }),
-  createCheckoutSession: async ({ plan, reference }) => ({ url: `https://pay.example/checkout/${plan}/${reference}` }),
-  createPortalSession: async ({ subscriptionReference }) => ({ url: `https://pay.example/portal/${subscriptionReference}` }),
-  verifyCallback: (raw, headers) => (headers['x-test'] === 'signed' ? { kind: 'event', event: JSON.parse(raw.toString()) as ProviderEvent } : { kind: 'invalid', reason: 'unsigned' }),
-};
 
 const setup = async () => {
   const clock = new FakeClock('2026-03-01T12:00:00.000Z');

@@ -1,9 +1,9 @@
 import test from 'ava';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import type { Entitlement, PaymentProvider, PlanName, ProviderEvent } from '../src/index.js';
+import type { Entitlement, PlanName, ProviderEvent } from '../src/index.js';
 import { createEphemail, createMemoryDocumentStore, DEFAULT_PLANS, FakeClock, PLAN_NAMES, planInForce } from '../src/index.js';
-import { newPrincipal, right } from './support.js';
+import { newPrincipal, right, testProvider } from './support.js';
 
 // The limits in force (spec/decisions.md "Limits in force"): the higher of what the organization
 // is entitled to (an active paid subscription's plan, else the operator's) and an active trial's.
@@ -11,15 +11,6 @@ import { newPrincipal, right } from './support.js';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const SCOPES = ['identities:read', 'identities:write', 'billing:read', 'billing:write', 'trials:write', 'domains:write'];
-
-/** A provider whose callbacks are trusted when they carry `x-test: signed`. */
-const testProvider: PaymentProvider = {
-  name: 'test',
-  createCustomer: async ({ orgId }) => ({ customerReference: `cus_${orgId}` }),
-  createCheckoutSession: async ({ plan, reference }) => ({ url: `https://pay.example/checkout/${plan}/${reference}` }),
-  createPortalSession: async ({ subscriptionReference }) => ({ url: `https://pay.example/portal/${subscriptionReference}` }),
-  verifyCallback: (raw, headers) => (headers['x-test'] === 'signed' ? { kind: 'event', event: JSON.parse(raw.toString()) as ProviderEvent } : { kind: 'invalid', reason: 'unsigned' }),
-};
 
 const setup = async (plan: PlanName) => {
   const clock = new FakeClock('2026-03-01T12:00:00.000Z');

@@ -1,6 +1,15 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { DocumentStore, Ids, PlanName, Principal } from '../src/index.js';
+import type { DocumentStore, Ids, PaymentProvider, PlanName, Principal, ProviderEvent } from '../src/index.js';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '../src/index.js';
+
+/** A payment provider whose callbacks are trusted when they carry `x-test: signed`. */
+export const testProvider: PaymentProvider = {
+  name: 'test',
+  createCustomer: async ({ orgId }) => ({ customerReference: `cus_${orgId}` }),
+  createCheckoutSession: async ({ plan, reference }) => ({ url: `https://pay.example/checkout/${plan}/${reference}` }),
+  createPortalSession: async ({ subscriptionReference }) => ({ url: `https://pay.example/portal/${subscriptionReference}` }),
+  verifyCallback: (raw, headers) => (headers['x-test'] === 'signed' ? { kind: 'event', event: JSON.parse(raw.toString()) as ProviderEvent } : { kind: 'invalid', reason: 'unsigned' }),
+};
 
 /**
  * The memory store without its optional `insertAll` and `transact`, as a store that cannot write
