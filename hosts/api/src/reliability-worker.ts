@@ -1,5 +1,6 @@
 import type { Ephemail, WebhookTransport } from '@ephemail/core';
 import type { Logger } from 'pino';
+import { spacedTicker } from './ticker.js';
 
 export interface ReliabilityWorkerOptions {
   readonly owner: string;
@@ -10,51 +11,6 @@ export interface ReliabilityWorkerOptions {
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
- * Wake-ups that arrive during a tick are served together this long after it ends, not one tick
- * per event: under a stream of mail each relay tick reads the log, renews its lease and moves its
- * cursor, whatever it hands on. A run or a notification waits this much longer at most.
- */
-const MIN_SPACING_MS = 25;
-
-/**
- * A ticker that never overlaps itself: a wake-up during a tick runs one more tick
- * {@link MIN_SPACING_MS} after it, so a burst of wake-ups costs two ticks, not one per wake-up.
- */
-const serial = (work: () => Promise<unknown>, onError: (error: unknown) => void) => {
-  let running: Promise<void> | undefined;
-  let again = false;
-  let spaced: NodeJS.Timeout | undefined;
-  const tick = (): void => {
-    if (running !== undefined || spaced !== undefined) {
-      again = true;
-      return;
-    }
-    running = work()
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          spaced = setTimeout(() => {
-            // This tick serves every wake-up so far.
-            spaced = undefined;
-            again = false;
-            tick();
-          }, MIN_SPACING_MS);
-          spaced.unref();
-        }
-      });
-  };
-  return {
-    tick,
-    idle: async () => {
-      clearTimeout(spaced);
-      spaced = undefined;
-      await running;
-    },
-  };
-};
-
-/**
  * Runs reliability runs in this host process: the job ticker (triggers, timeouts), woken at once
  * when this process creates a run, and the mail relay, woken by every event this process hears
  * of, so a run completes as soon as its mail is recorded. The timer catches the rest: deadlines,
@@ -62,15 +18,15 @@ const serial = (work: () => Promise<unknown>, onError: (error: unknown) => void)
  */
 export const startReliabilityWorker = (ephemail: Ephemail, transport: WebhookTransport, options: ReliabilityWorkerOptions, logger: Logger) => {
   const warn = (what: string) => (error: unknown) => logger.warn({ err: messageOf(error) }, what);
-  const jobs = serial(async () => {
+  const jobs = spacedTicker(async () => {
     const report = await ephemail.reliability.jobsTick(options.owner, transport);
     if (report.failed > 0 || report.timedOut > 0) logger.info({ ...report }, 'reliability runs');
   }, warn('reliability run tick failed'));
-  const mail = serial(() => ephemail.reliability.mailTick(options.owner), warn('reliability mail tick failed'));
+  const mail = spacedTicker(() => ephemail.reliability.mailTick(options.owner), warn('reliability mail tick failed'));
   // Consumers' notifications follow the same mail: their relay runs beside the runs' one.
-  const notify = serial(() => ephemail.consumer.notifyTick(options.owner), warn('consumer notification tick failed'));
+  const notify = spacedTicker(() => ephemail.consumer.notifyTick(options.owner), warn('consumer notification tick failed'));
   // Marketplace deployments end on the same events (a first extraction, an identity's end).
-  const outcomes = serial(() => ephemail.marketplace.outcomesTick(options.owner), warn('marketplace outcomes tick failed'));
+  const outcomes = spacedTicker(() => ephemail.marketplace.outcomesTick(options.owner), warn('marketplace outcomes tick failed'));
   const timer = setInterval(() => {
     jobs.tick();
     mail.tick();
@@ -94,6 +50,6 @@ export const startReliabilityWorker = (ephemail: Ephemail, transport: WebhookTra
     clearInterval(timer);
     offCreated();
     offEvents();
-    await Promise.all([jobs.idle(), mail.idle(), notify.idle(), outcomes.idle()]);
+    await Promise.all([jobs.stop(), mail.stop(), notify.stop(), outcomes.stop()]);
   };
 };
