@@ -1,7 +1,8 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
 /** What no page of the host may be: framed by another site, or sniffed as another type. */
-export const BASELINE = {
+const BASELINE = {
   'X-Frame-Options': 'DENY',
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': "frame-ancestors 'none'",
@@ -39,6 +40,11 @@ export const pageSecurityHeaders = (allow: PageAllowances = {}): Record<string, 
  * still cannot be framed or sniffed. Pages replace the policy with their fuller one.
  */
 export const securityBaseline = (): RequestHandler => (_req, res, next) => {
-  res.set(BASELINE);
+  setBaseline(res);
   next();
+};
+
+/** Puts the baseline on an answer: through {@link securityBaseline}, or straight on API answers. */
+export const setBaseline = (res: ServerResponse): void => {
+  for (const name in BASELINE) res.setHeader(name, BASELINE[name as keyof typeof BASELINE]);
 };

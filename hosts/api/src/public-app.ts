@@ -3,7 +3,7 @@ import type { Ephemail } from '@ephemail/core';
 import { createCallbackHandler } from '@ephemail/http-express';
 import express, { type Express } from 'express';
 import { consumerPages } from './consumer-pages.js';
-import { BASELINE, securityBaseline } from './page-security.js';
+import { securityBaseline, setBaseline } from './page-security.js';
 import type { HostPayments } from './payments.js';
 import { webApp } from './web-app.js';
 
@@ -36,7 +36,7 @@ export const publicApp = (api: Express, ephemail: Ephemail, payments: HostPaymen
   return (req, res) => {
     const url = req.url ?? '/';
     if (API_ONLY.test(url) && (callbackPath === undefined || !url.toLowerCase().startsWith(callbackPath))) {
-      for (const name in BASELINE) res.setHeader(name, BASELINE[name as keyof typeof BASELINE]);
+      setBaseline(res);
       api(req as express.Request, res as express.Response);
       return;
     }
