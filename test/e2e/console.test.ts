@@ -1,19 +1,14 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import express from 'express';
-import type { Browser, Page } from 'playwright-core';
-import { loadConfig, startHost, type RunningHost } from '@ephemail/host-api';
 import { webApp } from '../../hosts/api/src/web-app.ts';
-import { startDnsmasq, type Dnsmasq } from '../../adapters/mail-auth/test/dnsmasq.js';
 import { repoRoot, tempDir } from './support.js';
-import { mail, newKey, sameSecurityHeaders, signIn, storedByPage, type Key } from './console-support.js';
-import { assertAccessible, focusedName, launchChromium, shoot, watchPage } from './web-support.js';
+import { consoleFixture, DESKTOP, mail, newIdentity, newKey, PHONE, sameSecurityHeaders, signIn, storedByPage } from './console-support.js';
+import { assertAccessible, focusedName, shoot } from './web-support.js';
 
 // The team console at /console in a real Chromium (TESTING.md, Browser row), against the real
 // host, with mail sent over SMTP on loopback: sign in with an API key (the token in memory only),
@@ -22,50 +17,10 @@ import { assertAccessible, focusedName, launchChromium, shoot, watchPage } from 
 // with its candidates (masked; Show for a key with secrets:read), and the events. On a desktop and
 // on a 360 px wide viewport, with axe-core. `UPDATE_SCREENSHOTS=1` writes docs/screenshots/console-*.png.
 
-// A custom domain whose MX is published and whose TXT record is not, on a real name server.
-const DOMAIN = `d${randomUUID().slice(0, 8)}.example.org`;
-
-let host: RunningHost;
-let browser: Browser;
-let dns: Dnsmasq;
-test.before(async () => {
-  // Against the built bundle, as `npm start` serves it.
-  execFileSync(process.execPath, [join(repoRoot, 'hosts/api/scripts/build-web.mjs')], { stdio: 'ignore' });
-  dns = await startDnsmasq({ localDomains: [DOMAIN], mx: [[DOMAIN, 'mx.console.test', 10]] });
-  host = await startHost(
-    loadConfig({ DATABASE_URL: 'memory:', PORT: '0', SMTP_PORT: '0', LOG_LEVEL: 'silent', INBOX_DOMAIN: 'console.test', MX_HOST: 'mx.console.test', DNS_SERVERS: dns.server }),
-  );
-  browser = await launchChromium();
-});
-test.after.always(async () => {
-  await browser?.close();
-  await host?.close();
-  await dns?.stop();
-});
-
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 360, height: 780 };
-
-const open = async (viewport: { width: number; height: number }, extra: { acceptDownloads?: boolean } = {}) => {
-  const context = await browser.newContext({ viewport, ...extra });
-  const page = await context.newPage();
-  const seen = watchPage(page, host.url);
-  await page.goto(`${host.url}/console`);
-  await page.locator('body[data-ready="true"]').waitFor();
-  return { context, page, seen };
-};
-
-/** Makes identities through the API, as a test runner would, for the list to page through. */
-const seedIdentities = async (key: Key, count: number) => {
-  const tenant = { authorization: `Bearer ${key.key}`, 'x-org-id': key.orgId, 'x-project-id': key.projects[0]!, 'content-type': 'application/json' };
-  for (let i = 0; i < count; i += 1) {
-    const res = await fetch(`${host.url}/v1/identities`, { method: 'POST', headers: { ...tenant, 'idempotency-key': `seed-${i}` }, body: JSON.stringify({ label: `seeded ${i}` }) });
-    if (res.status !== 201) throw new Error(`seed ${i}: ${res.status}`);
-  }
-};
+const { host, open, seedIdentities } = consoleFixture(test);
 
 test('console: /console answers with the same security headers as /, loads nothing from elsewhere, and the built page has no inline script', async (t) => {
-  const html = await sameSecurityHeaders(t, host.url, '/console');
+  const html = await sameSecurityHeaders(t, host().url, '/console');
   t.regex(html, /<script type="module" src="\/console-[A-Z0-9]+\.js"><\/script>/);
   t.notRegex(html, /<script>|<script type="module">|style="/, 'no inline script or style: the policy would refuse them');
   const built = readFileSync(join(repoRoot, 'hosts/api/dist/web/console.html'), 'utf8');
@@ -100,7 +55,7 @@ test('console: without a build, /console answers 503 saying to run npm run build
 
 for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
   test(`console (${name}): a key of several projects signs in through the picker; the token stays in memory, the key is dropped; a reload or Sign out returns to the form`, async (t) => {
-    const key = await newKey(host, ['identities:read', 'identities:write'], 2);
+    const key = await newKey(host(), ['identities:read', 'identities:write'], 2);
     const { context, page, seen } = await open(viewport);
     await page.getByLabel('API key').fill(`${key.key}x`);
     await page.getByLabel('API key').press('Enter');
@@ -140,7 +95,7 @@ for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
 }
 
 test('console (phone, 360 px): identities page by 20 and filter by status; one is created from the form, given a child (both open from the lineage), extended and squashed', async (t) => {
-  const key = await newKey(host, ['identities:read', 'identities:write']);
+  const key = await newKey(host(), ['identities:read', 'identities:write']);
   await seedIdentities(key, 21);
   const { context, page, seen } = await open(PHONE);
   await signIn(page, key);
@@ -192,12 +147,11 @@ test('console (phone, 360 px): identities page by 20 and filter by status; one i
   await context.close();
 });
 
-/** Signs in, creates an identity from the form and answers its address, with the identity page open. */
 test('console (phone, 360 px): the identities list is searched by the start of the label, whatever its case, with a count said; an empty search shows all again', async (t) => {
-  const key = await newKey(host, ['identities:read', 'identities:write']);
+  const key = await newKey(host(), ['identities:read', 'identities:write']);
   const tenant = { authorization: `Bearer ${key.key}`, 'x-org-id': key.orgId, 'x-project-id': key.projects[0]!, 'content-type': 'application/json' };
   for (const label of ['Checkout flow', 'checkout retry', 'Sign-up', 'Old checkout']) {
-    const res = await fetch(`${host.url}/v1/identities`, { method: 'POST', headers: { ...tenant, 'idempotency-key': randomUUID() }, body: JSON.stringify({ label }) });
+    const res = await fetch(`${host().url}/v1/identities`, { method: 'POST', headers: { ...tenant, 'idempotency-key': randomUUID() }, body: JSON.stringify({ label }) });
     if (res.status !== 201) throw new Error(`${label}: ${res.status}`);
   }
   const { context, page, seen } = await open(PHONE);
@@ -219,23 +173,14 @@ test('console (phone, 360 px): the identities list is searched by the start of t
   await context.close();
 });
 
-const newIdentity = async (page: Page, key: Key, label: string): Promise<string> => {
-  await signIn(page, key);
-  await page.getByLabel('Label', { exact: true }).fill(label);
-  await page.getByLabel('Label', { exact: true }).press('Enter');
-  await page.locator('body[data-view="identity"]').waitFor();
-  await page.locator('#live-state[data-state="open"]').waitFor();
-  return (await page.locator('#identity-email').textContent())!;
-};
-
 const HTML = '<p style="color:#c00">Your login code is <b>520741</b>.</p><img alt="" src="http://tracker.example.com/open.png">';
 
 test('console (desktop): a mail arrives live; read it (text, sandboxed HTML, authentication, headers, attachments, raw download); the code is masked and Show reveals it (and the mail’s) with secrets:read; the events list it', async (t) => {
-  const key = await newKey(host, ['identities:read', 'identities:write', 'secrets:read']);
+  const key = await newKey(host(), ['identities:read', 'identities:write', 'secrets:read']);
   const { context, page, seen } = await open(DESKTOP, { acceptDownloads: true });
   const address = await newIdentity(page, key, 'shop sign-up');
   await page.getByText('Nothing found yet').waitFor();
-  await mail(host, { to: address, subject: 'Your code', text: 'Your login code is 520741. It expires in 10 minutes.', html: HTML, attachments: [{ filename: 'terms.txt', content: 'Be nice.' }] });
+  await mail(host(), { to: address, subject: 'Your code', text: 'Your login code is 520741. It expires in 10 minutes.', html: HTML, attachments: [{ filename: 'terms.txt', content: 'Be nice.' }] });
   // Live: no reload, no click; the long-poll brings it.
   const row = page.locator('#mail-list li').first();
   await row.getByRole('button', { name: 'Your code' }).waitFor({ timeout: 15_000 });
@@ -302,10 +247,10 @@ test('console (desktop): a mail arrives live; read it (text, sandboxed HTML, aut
 });
 
 test('console: a key without secrets:read sees masked values and no Show; the raw source says what it needs', async (t) => {
-  const key = await newKey(host, ['identities:read', 'identities:write']);
+  const key = await newKey(host(), ['identities:read', 'identities:write']);
   const { context, page } = await open(PHONE);
   const address = await newIdentity(page, key, 'no secrets');
-  await mail(host, { to: address, subject: 'Code inside', text: 'Your verification code: 318245' });
+  await mail(host(), { to: address, subject: 'Code inside', text: 'Your verification code: 318245' });
   await page.locator('#extraction code.masked', { hasText: '3•••5' }).first().waitFor({ timeout: 15_000 });
   t.is(await page.getByRole('button', { name: 'Show' }).count(), 0);
   await page.getByText('A key with secrets:read can show them.').waitFor();
@@ -319,10 +264,10 @@ test('console: a key without secrets:read sees masked values and no Show; the ra
 });
 
 test('console (phone, 360 px): see why: each candidate opens its signals, largest first, with no secret in them; pressed again, the reasons go', async (t) => {
-  const key = await newKey(host, ['identities:read', 'identities:write', 'secrets:read']);
+  const key = await newKey(host(), ['identities:read', 'identities:write', 'secrets:read']);
   const { context, page, seen } = await open(PHONE);
   const address = await newIdentity(page, key, 'see why');
-  await mail(host, { to: address, subject: 'Sign in', text: 'Your sign-in code is 873056.\nOr sign in here: https://shop.example.com/login?token=Hq82vLx03TmWz7' });
+  await mail(host(), { to: address, subject: 'Sign in', text: 'Your sign-in code is 873056.\nOr sign in here: https://shop.example.com/login?token=Hq82vLx03TmWz7' });
   await page.locator('#extraction code.masked', { hasText: '8•••6' }).first().waitFor({ timeout: 15_000 });
   await page.getByRole('button', { name: 'See why' }).focus();
   await page.keyboard.press('Enter');
@@ -355,146 +300,4 @@ test('console (phone, 360 px): see why: each candidate opens its signals, larges
   t.is(await page.locator('#extraction .why-list').count(), 0);
   t.deepEqual([seen.elsewhere, seen.refused], [[], []]);
   await context.close();
-});
-
-/** A webhook receiver on loopback that answers 200 and keeps what it was sent. */
-const startReceiver = async () => {
-  const received: { id: string; type: string }[] = [];
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      received.push(JSON.parse(body) as { id: string; type: string });
-      res.writeHead(200).end('ok');
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { received, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, close: () => new Promise((r) => server.close(r)) };
-};
-
-/** Presses Refresh until the deliveries table shows `rows` rows in `state` (the worker delivers on its own schedule). */
-const deliveriesIn = async (page: Page, state: string, rows: number) => {
-  for (let i = 0; i < 100; i += 1) {
-    if ((await page.locator(`#deliveries tr[data-state="${state}"]`).count()) >= rows) return;
-    await page.getByRole('button', { name: 'Refresh' }).click();
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`no ${rows} ${state} deliveries`);
-};
-
-test('console (phone, 360 px): a webhook endpoint is added (its secret shown once), a mail is delivered to it with status and duration, the delivery is replayed, and the secret rotated', async (t) => {
-  const receiver = await startReceiver();
-  const key = await newKey(host, ['identities:read', 'identities:write', 'webhooks:read', 'webhooks:write']);
-  const { context, page } = await open(PHONE);
-  try {
-    await signIn(page, key);
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('button', { name: 'Webhooks' }).click();
-    await page.locator('body[data-view="webhooks"]').waitFor();
-    t.is(await page.getByRole('button', { name: 'Webhooks' }).getAttribute('aria-current'), 'page');
-    await page.getByLabel('URL').fill(receiver.url);
-    t.true(await page.getByRole('checkbox', { name: 'email.received' }).isChecked());
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    const secret = (await page.locator('#hook-secret-value', { hasText: 'whsec_' }).textContent())!;
-    t.regex(secret, /^whsec_[A-Za-z0-9]{40}$/);
-    t.is(await page.evaluate(() => (globalThis as any).document.activeElement.id), 'hook-secret', 'the secret is where focus goes');
-    await page.getByRole('button', { name: 'I have kept it' }).click();
-    t.true(await page.locator('#hook-secret').isHidden());
-    t.false((await page.content()).includes(secret), 'the secret is gone from the page');
-    const row = page.locator('#hooks-list li').first();
-    t.regex((await row.textContent())!, new RegExp(`whsec_••••${secret.slice(-4)}`));
-
-    await seedIdentities(key, 1);
-    const listed = await fetch(`${host.url}/v1/identities?limit=1`, { headers: { authorization: `Bearer ${key.key}`, 'x-org-id': key.orgId, 'x-project-id': key.projects[0]! } });
-    const identity = ((await listed.json()) as { items: { email: string }[] }).items[0]!;
-    await mail(host, { to: identity.email, subject: 'Welcome', text: 'Hello there.' });
-    await row.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
-    // Focus moves to the deliveries' heading once they are drawn.
-    await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'deliveries-title');
-    await deliveriesIn(page, 'delivered', 1);
-    const delivered = page.locator('#deliveries tr[data-state="delivered"]').first();
-    t.regex((await delivered.textContent())!, /^email\.receiveddelivered1200\d+ ms/);
-    await delivered.getByRole('button', { name: /^Replay email\.received evt_/ }).click();
-    await page.getByRole('status').filter({ hasText: 'Replay of email.received queued.' }).waitFor();
-    await deliveriesIn(page, 'delivered', 2);
-    t.regex((await page.locator('#deliveries tr').first().textContent())!, /\(replay\)/);
-    t.is(receiver.received.length, 2);
-    t.is(receiver.received[1]!.id, receiver.received[0]!.id, 'the replay carries the same event');
-    await assertAccessible(t, page, 'webhook deliveries (phone)');
-    const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth);
-    const wide = await page.evaluate(() => [...(globalThis as any).document.querySelectorAll('*')].filter((e: any) => e.getBoundingClientRect().right > 361).map((e: any) => `${e.tagName}#${e.id}.${e.className}`).slice(0, 8));
-    t.true(width <= 360, `nothing wider than the phone (${width} px): ${wide.join(' ')}`);
-    await shoot(page, 'console-webhooks-phone', true);
-
-    await row.getByRole('button', { name: `Rotate the secret of ${receiver.url}` }).click();
-    const rotated = (await page.locator('#hook-secret-value', { hasText: 'whsec_' }).textContent())!;
-    t.not(rotated, secret);
-    await page.locator('#hooks-list li', { hasText: `whsec_••••${rotated.slice(-4)}` }).waitFor();
-  } finally {
-    await context.close();
-    await receiver.close();
-  }
-});
-
-test('console (desktop): usage shows the month against the plan; a custom domain is registered with its two DNS records, and Verify says which one DNS lacks', async (t) => {
-  const key = await newKey(host, ['identities:read', 'identities:write', 'domains:read', 'domains:write', 'billing:read']);
-  const { context, page, seen } = await open(DESKTOP);
-  await signIn(page, key);
-  await page.getByRole('button', { name: 'Domains and usage' }).click();
-  await page.locator('body[data-view="project"]').waitFor();
-  await page.getByRole('progressbar', { name: 'Live identities' }).waitFor();
-  t.regex((await page.locator('#usage').textContent())!, /Live identities\s*0 of [\d,]+.*API calls\s*[\d,]+ of [\d,]+.*Custom domains\s*0 of \d+/);
-  await page.getByRole('textbox', { name: 'Domain', exact: true }).fill(DOMAIN);
-  await page.getByRole('button', { name: 'Register domain' }).click();
-  await page.getByRole('status').filter({ hasText: `${DOMAIN} registered` }).waitFor();
-  const row = page.locator('#domains li', { hasText: DOMAIN });
-  t.regex((await row.textContent())!, new RegExp(`MX${DOMAIN}10 mx\\.console\\.testpending.*TXT_service-verify\\.${DOMAIN}service-verify=[A-Za-z0-9]{32}pending`));
-  await row.getByRole('button', { name: `Verify ${DOMAIN}` }).click();
-  await row.getByRole('status').filter({ hasText: 'Not verified yet: a record is missing.' }).waitFor();
-  const checked = (await row.locator('table').nth(1).textContent())!;
-  t.regex(checked, /MX.*verified.*TXT.*missing/);
-  await assertAccessible(t, page, 'domains and usage');
-  await shoot(page, 'console-domains-desktop', true);
-  t.deepEqual([seen.elsewhere, seen.stopped, seen.refused], [[], [], []]);
-  await context.close();
-});
-
-/** An app of one's own, on loopback: asked to reset a password, it mails a code to the address over SMTP. */
-const startTargetApp = async () => {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
-      const { email } = JSON.parse(body) as { email: string };
-      res.writeHead(200).end('{}');
-      void mail(host, { to: email, subject: 'Reset your password', text: 'Your password reset code is 604913.' });
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/forgot`, close: () => new Promise((r) => server.close(r)) };
-};
-
-test('console (desktop): a reliability run started on an identity is followed to completed, as a timeline with the app’s status, the delivery time and the masked code', async (t) => {
-  const app = await startTargetApp();
-  const key = await newKey(host, ['identities:read', 'identities:write', 'reliability:write']);
-  const { context, page } = await open(DESKTOP);
-  try {
-    await newIdentity(page, key, 'password reset');
-    await page.getByLabel("Your app's endpoint").fill(app.url);
-    await page.getByRole('button', { name: 'Start run' }).click();
-    const run = page.locator('#runs li.row').first();
-    // The page follows the run by itself (it polls the run each second until it ends).
-    await run.locator('.badge', { hasText: 'completed' }).waitFor({ timeout: 30_000 });
-    const text = (await run.textContent())!;
-    t.regex(text, /password reset → http:\/\/127\.0\.0\.1:\d+\/forgot/);
-    t.regex(text, /triggered \(your app answered 200\)/);
-    t.regex(text, /mail received after \d+ ms/);
-    t.regex(text, /completed otp 6•••3 \(\d+ %\)/);
-    t.false((await page.content()).includes('604913'));
-    await assertAccessible(t, page, 'a completed reliability run');
-  } finally {
-    await context.close();
-    await app.close();
-  }
 });
