@@ -1,6 +1,5 @@
 import type { DeliverReport, Ephemail, WebhookTransport } from '@ephemail/core';
 import type { Logger } from 'pino';
-import { spacedTicker } from './ticker.js';
 
 export interface WebhookWorkerOptions {
   readonly owner: string;
@@ -10,6 +9,7 @@ export interface WebhookWorkerOptions {
   readonly timeoutMs: number;
 }
 
+const MIN_SPACING_MS = 25;
 const DISPATCH_BATCH = 200;
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -30,6 +30,9 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
     timeoutMs: options.timeoutMs,
     onError: (error) => logger.warn({ err: messageOf(error) }, 'webhook delivery failed'),
   });
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
   let reported: DeliverReport = pool.report();
   // Set while the events of the last tick went to no endpoint (none is subscribed): new events
   // then wait for the timer instead of each waking the relay, which would read and move the
@@ -40,11 +43,25 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
     if (report.handled > 0) quiet = report.enqueued === 0;
     // Jobs the pool had no room for are pending in the store; more events may be waiting too.
     if (report.enqueued > report.handedOff) void pool.fill();
-    if (report.handled >= DISPATCH_BATCH) dispatcher.tick();
+    if (report.handled >= DISPATCH_BATCH) again = true;
   };
-  // Dispatch ticks never overlap; wake-ups during one are served together a moment later.
-  const dispatcher = spacedTicker(dispatch, (error) => logger.warn({ err: messageOf(error) }, 'webhook dispatch failed'));
-  const tick = dispatcher.tick;
+  const tick = (): void => {
+    if (stopped) return;
+    if (running !== undefined) {
+      again = true;
+      return;
+    }
+    running = dispatch()
+      .catch((error: unknown) => logger.warn({ err: messageOf(error) }, 'webhook dispatch failed'))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          // Wake-ups during a tick are served together a moment later, not one tick per event.
+          setTimeout(tick, MIN_SPACING_MS).unref();
+        }
+      });
+  };
   const warnOfFailures = (): void => {
     const now = pool.report();
     if (now.failed > reported.failed) logger.warn({ ...now, newlyFailed: now.failed - reported.failed }, 'webhook deliveries failed');
@@ -63,9 +80,10 @@ export const startWebhookWorker = (ephemail: Ephemail, transport: WebhookTranspo
   tick();
   void pool.fill();
   return async (): Promise<void> => {
+    stopped = true;
     clearInterval(timer);
     unsubscribe();
-    await dispatcher.stop();
+    await running;
     await pool.close();
     warnOfFailures();
   };
