@@ -25,8 +25,13 @@ export interface SmtpInboundOptions {
   readonly maxCommandLength?: number;
   /** Sessions open at once on this server. Default 500. */
   readonly maxConnections?: number;
-  /** Sessions open at once from one client address. Default 50. */
+  /** Sessions open at once from one client: an IPv4 address, or an IPv6 /64. Default 50. */
   readonly maxConnectionsPerIp?: number;
+  /**
+   * Sessions open at once from one network: an IPv4 /24, or an IPv6 /48. Default half of
+   * `maxConnections` (at least 1), so one network holding many addresses cannot take every slot.
+   */
+  readonly maxConnectionsPerNetwork?: number;
   /** Silence from the client (between commands or mid-DATA) before 421 and close. Default 300,000 ms. */
   readonly idleTimeoutMs?: number;
   /** Lifetime of one session however busy, before 421 and close. Default 600,000 ms. */
@@ -52,7 +57,10 @@ export interface SmtpInboundOptions {
 export type ResolvedSmtpInboundOptions = Required<Omit<SmtpInboundOptions, 'name' | 'tls'>> &
   Pick<SmtpInboundOptions, 'name' | 'tls'>;
 
-/** Defaults of {@link SmtpInboundOptions}, exported so the host and the README agree. */
+/**
+ * Defaults of {@link SmtpInboundOptions}, exported so the host and the README agree.
+ * `maxConnectionsPerNetwork` is not here: it follows `maxConnections` (see {@link networkShare}).
+ */
 export const SMTP_INBOUND_DEFAULTS = {
   banner: 'ephemail',
   maxMessageBytes: 25 * 1024 * 1024,
@@ -70,6 +78,12 @@ export const SMTP_INBOUND_DEFAULTS = {
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/**
+ * The default of `maxConnectionsPerNetwork`: half of the server's sessions, so at least as many
+ * stay free for every other network as one network can hold.
+ */
+const networkShare = (maxConnections: number): number => Math.max(1, Math.floor(maxConnections / 2));
+
 const requirePositive = (name: string, value: number): void => {
   const whole = Number.isInteger(value) || value === Number.POSITIVE_INFINITY;
   if (!whole || value <= 0) throw new RangeError(`mail-smtp: ${name} must be a positive integer, got ${value}`);
@@ -77,10 +91,12 @@ const requirePositive = (name: string, value: number): void => {
 
 /** Fills in defaults and refuses nonsense (a zero or negative limit) at start-up, not mid-session. */
 export const resolveOptions = (options: SmtpInboundOptions): ResolvedSmtpInboundOptions => {
-  const merged = { ...SMTP_INBOUND_DEFAULTS, logger: silentLogger, meter: noMeter, ...withoutUndefined(options) };
+  const given = withoutUndefined(options);
+  const maxConnections = given.maxConnections ?? SMTP_INBOUND_DEFAULTS.maxConnections;
+  const merged = { ...SMTP_INBOUND_DEFAULTS, maxConnectionsPerNetwork: networkShare(maxConnections), logger: silentLogger, meter: noMeter, ...given };
   const limits = [
-    'maxMessageBytes', 'maxRecipients', 'maxLineLength', 'maxCommandLength', 'maxConnections',
-    'maxConnectionsPerIp', 'idleTimeoutMs', 'sessionTimeoutMs', 'maxMessagesPerConnection', 'closeTimeoutMs',
+    'maxMessageBytes', 'maxRecipients', 'maxLineLength', 'maxCommandLength', 'maxConnections', 'maxConnectionsPerIp',
+    'maxConnectionsPerNetwork', 'idleTimeoutMs', 'sessionTimeoutMs', 'maxMessagesPerConnection', 'closeTimeoutMs',
   ] as const;
   for (const key of limits) requirePositive(key, merged[key]);
   for (const key of ['idleTimeoutMs', 'sessionTimeoutMs', 'closeTimeoutMs'] as const) {

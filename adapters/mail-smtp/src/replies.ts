@@ -44,7 +44,10 @@ export const REPLIES = {
   deliveryFailed: { code: 451, text: '4.3.0 temporary failure, try again' },
   messageTooBig: { code: 552, text: '5.3.4 message too big' },
   tooManyRecipients: { code: 452, text: '4.5.3 too many recipients' },
+  /** Over `maxConnections` or `maxConnectionsPerIp`. */
   tooManyConnections: { code: 421, text: '4.7.0 too many connections, try again later' },
+  /** Over `maxConnectionsPerNetwork`: the client's network holds its whole share of the server. */
+  tooManyFromNetwork: { code: 421, text: '4.7.0 too many connections from your network, try again later' },
   tooManyMessages: { code: 421, text: '4.7.0 too many messages in one session, reconnect' },
   sessionTooLong: { code: 421, text: '4.4.2 session time limit reached, closing connection' },
 } as const satisfies Record<string, SmtpReply>;

@@ -6,7 +6,7 @@ import type { MxServer } from './mx-server.js';
 import type { ResolvedSmtpInboundOptions } from './options.js';
 import { outcomeOfDelivery, outcomeOfVerdict, type SmtpOutcome } from './outcomes.js';
 import { REPLIES, lineTooLong, replyForDelivery, replyForVerdict, type SmtpReply } from './replies.js';
-import type { SessionRegistry } from './session-registry.js';
+import type { Admission, SessionRegistry } from './session-registry.js';
 
 type Callback = (err?: Error | null) => void;
 type DataCallback = (err?: Error | null, message?: string) => void;
@@ -23,6 +23,23 @@ const envelopeOf = (session: SMTPServerSession): InboundEnvelope => {
     remoteAddress: session.remoteAddress,
     heloName: session.hostNameAppearsAs || undefined,
   };
+};
+
+const assertNever = (value: never): never => {
+  throw new Error(`mail-smtp: unhandled admission ${String(value)}`);
+};
+
+/** The reply to a session refused at connect, by the limit it met. */
+const refusal = (admission: Exclude<Admission, 'admitted'>): SmtpReply => {
+  switch (admission) {
+    case 'address_full':
+    case 'server_full':
+      return REPLIES.tooManyConnections;
+    case 'network_full':
+      return REPLIES.tooManyFromNetwork;
+    default:
+      return assertNever(admission);
+  }
 };
 
 const isListed = (session: SMTPServerSession, address: string): boolean =>
@@ -51,10 +68,11 @@ export class SessionHandlers {
       this.config.logger.info(fields, 'smtp: session time limit reached');
       this.server().connectionOf(session.id)?.send(REPLIES.sessionTooLong.code, REPLIES.sessionTooLong.text);
     };
-    if (this.sessions.admit(session.id, session.remoteAddress, deadline)) return callback();
-    this.config.logger.warn(fields, 'smtp: connection refused, too many connections');
+    const admission = this.sessions.admit(session.id, session.remoteAddress, deadline);
+    if (admission === 'admitted') return callback();
+    this.config.logger.warn({ session: session.id, ip: session.remoteAddress, limit: admission }, 'smtp: connection refused, too many connections');
     this.counted('rate');
-    callback(replyError(REPLIES.tooManyConnections));
+    callback(replyError(refusal(admission)));
   };
 
   readonly onClose = (session: SMTPServerSession): void => this.sessions.release(session.id);

@@ -1,5 +1,7 @@
+import { clientKeys, type ClientKeys } from './client-keys.js';
+
 interface Admitted {
-  readonly ip: string;
+  readonly keys: ClientKeys;
   readonly deadline: NodeJS.Timeout;
 }
 
@@ -7,16 +9,41 @@ interface Admitted {
 export interface SessionLimits {
   readonly maxConnections: number;
   readonly maxConnectionsPerIp: number;
+  readonly maxConnectionsPerNetwork: number;
   readonly sessionTimeoutMs: number;
 }
 
+/** Whether a new session was admitted, or which limit it met (the client's own first). */
+export type Admission = 'admitted' | 'address_full' | 'network_full' | 'server_full';
+
+/** Sessions per key; a key with none is dropped, so the maps hold only clients with sessions. */
+class Counts {
+  private readonly counts = new Map<string, number>();
+
+  of(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+
+  add(key: string, delta: 1 | -1): void {
+    const next = this.of(key) + delta;
+    if (next > 0) this.counts.set(key, next);
+    else this.counts.delete(key);
+  }
+
+  clear(): void {
+    this.counts.clear();
+  }
+}
+
 /**
- * Counts the sessions of one server, in total and per client address. Only admitted sessions
+ * Counts the sessions of one server, in total, per client (an IPv4 address or an IPv6 /64) and
+ * per network (an IPv4 /24 or an IPv6 /48; see {@link clientKeys}). Only admitted sessions
  * count, so a refused client does not hold a slot while its 421 is on the way out.
  */
 export class SessionRegistry {
   private readonly admitted = new Map<string, Admitted>();
-  private readonly perIp = new Map<string, number>();
+  private readonly perAddress = new Counts();
+  private readonly perNetwork = new Counts();
 
   constructor(private readonly limits: SessionLimits) {}
 
@@ -24,14 +51,17 @@ export class SessionRegistry {
    * Admits a session unless a limit is reached. `onDeadline` runs when the session outlives
    * `sessionTimeoutMs`; the timer does not keep the process alive.
    */
-  admit(sessionId: string, ip: string, onDeadline: () => void): boolean {
-    const fromIp = this.perIp.get(ip) ?? 0;
-    if (this.admitted.size >= this.limits.maxConnections || fromIp >= this.limits.maxConnectionsPerIp) return false;
+  admit(sessionId: string, ip: string, onDeadline: () => void): Admission {
+    const keys = clientKeys(ip);
+    if (this.perAddress.of(keys.address) >= this.limits.maxConnectionsPerIp) return 'address_full';
+    if (this.perNetwork.of(keys.network) >= this.limits.maxConnectionsPerNetwork) return 'network_full';
+    if (this.admitted.size >= this.limits.maxConnections) return 'server_full';
     const deadline = setTimeout(onDeadline, this.limits.sessionTimeoutMs);
     deadline.unref();
-    this.admitted.set(sessionId, { ip, deadline });
-    this.perIp.set(ip, fromIp + 1);
-    return true;
+    this.admitted.set(sessionId, { keys, deadline });
+    this.perAddress.add(keys.address, 1);
+    this.perNetwork.add(keys.network, 1);
+    return 'admitted';
   }
 
   /** Frees the slot of a session that closed; harmless for one never admitted. */
@@ -40,9 +70,8 @@ export class SessionRegistry {
     if (session === undefined) return;
     clearTimeout(session.deadline);
     this.admitted.delete(sessionId);
-    const left = (this.perIp.get(session.ip) ?? 1) - 1;
-    if (left > 0) this.perIp.set(session.ip, left);
-    else this.perIp.delete(session.ip);
+    this.perAddress.add(session.keys.address, -1);
+    this.perNetwork.add(session.keys.network, -1);
   }
 
   /** Sessions currently admitted. */
@@ -54,6 +83,7 @@ export class SessionRegistry {
   clear(): void {
     for (const session of this.admitted.values()) clearTimeout(session.deadline);
     this.admitted.clear();
-    this.perIp.clear();
+    this.perAddress.clear();
+    this.perNetwork.clear();
   }
 }

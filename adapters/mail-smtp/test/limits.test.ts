@@ -87,10 +87,12 @@ test('limits: a client over maxConnectionsPerIp gets 421 4.7.0 instead of a gree
 });
 
 test('limits: sessions over maxConnections get 421 4.7.0', async (t) => {
-  const port = await startServer(t, new ArrayIngress(), { maxConnections: 1, maxConnectionsPerIp: 10 });
+  // The client and network caps set above the server's, so the server's is the one met.
+  const port = await startServer(t, new ArrayIngress(), { maxConnections: 1, maxConnectionsPerIp: 10, maxConnectionsPerNetwork: 10 });
   const first = await RawSmtp.open(port);
   const second = await RawSmtp.open(port);
   t.deepEqual([first.greeting.code, second.greeting.code], [220, 421]);
+  t.is(second.greeting.text, '4.7.0 too many connections, try again later');
   first.client.quit();
 });
 

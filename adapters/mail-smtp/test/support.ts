@@ -75,16 +75,17 @@ export class RawSmtp {
     }));
   }
 
-  static connect(port: number): Promise<RawSmtp> {
+  /** Connects from `from` (any 127.x.y.z is loopback on Linux), by default 127.0.0.1. */
+  static connect(port: number, from?: string): Promise<RawSmtp> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect({ port, host: '127.0.0.1' }, () => resolve(new RawSmtp(socket)));
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress: from }, () => resolve(new RawSmtp(socket)));
       socket.once('error', reject);
     });
   }
 
   /** Connects and reads the greeting. */
-  static async open(port: number): Promise<{ client: RawSmtp; greeting: Reply }> {
-    const client = await RawSmtp.connect(port);
+  static async open(port: number, from?: string): Promise<{ client: RawSmtp; greeting: Reply }> {
+    const client = await RawSmtp.connect(port, from);
     return { client, greeting: await client.next() };
   }
 
@@ -186,9 +187,9 @@ export class RawSmtp {
  * Connects until a session is admitted: a slot freed by a client that just left is released
  * once the server has seen that close, a moment after the client has.
  */
-export const openAdmitted = async (port: number): Promise<RawSmtp> => {
+export const openAdmitted = async (port: number, from?: string): Promise<RawSmtp> => {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const { client, greeting } = await RawSmtp.open(port);
+    const { client, greeting } = await RawSmtp.open(port, from);
     if (greeting.code === 220) return client;
     await client.closed;
   }

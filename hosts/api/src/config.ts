@@ -68,6 +68,8 @@ const EnvShape = z.object({
     SMTP_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(10_000).default(100),
     SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(500),
     SMTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(50),
+    // Sessions from one IPv4 /24 or IPv6 /48. Unset: the SMTP adapter's default, half of SMTP_MAX_CONNECTIONS.
+    SMTP_MAX_CONNECTIONS_PER_NETWORK: z.coerce.number().int().min(1).optional(),
     SMTP_GREETING_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     SMTP_TLS_KEY_FILE: z.string().min(1).optional(),
     SMTP_TLS_CERT_FILE: z.string().min(1).optional(),

@@ -22,6 +22,7 @@ const smtpServer = (config: HostConfig, ingress: MailIngress, logger: Logger, me
     maxRecipients: config.SMTP_MAX_RECIPIENTS,
     maxConnections: config.SMTP_MAX_CONNECTIONS,
     maxConnectionsPerIp: config.SMTP_MAX_CONNECTIONS_PER_IP,
+    maxConnectionsPerNetwork: config.SMTP_MAX_CONNECTIONS_PER_NETWORK,
     greetingDelayMs: config.SMTP_GREETING_DELAY_MS,
     closeTimeoutMs: Math.max(1, config.SHUTDOWN_GRACE_MS),
     tls:

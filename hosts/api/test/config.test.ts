@@ -96,3 +96,11 @@ test('config: PARSE_THREADS defaults to one per spare core (at most two) without
   t.is(loadConfig({ DELIVERY_THREADS: '1', PARSE_THREADS: '2' }).PARSE_THREADS, 2);
   for (const bad of ['-1', '1.5', 'many', '65']) t.throws(() => loadConfig({ PARSE_THREADS: bad }), { message: /PARSE_THREADS/ });
 });
+
+test('config: SMTP_MAX_CONNECTIONS_PER_NETWORK is left to the SMTP adapter (half of SMTP_MAX_CONNECTIONS) unless set to a positive integer', (t) => {
+  t.is(loadConfig({}).SMTP_MAX_CONNECTIONS_PER_NETWORK, undefined);
+  t.is(loadConfig({ SMTP_MAX_CONNECTIONS_PER_NETWORK: '120' }).SMTP_MAX_CONNECTIONS_PER_NETWORK, 120);
+  for (const bad of ['0', '-1', '1.5', 'half']) {
+    t.throws(() => loadConfig({ SMTP_MAX_CONNECTIONS_PER_NETWORK: bad }), { message: /SMTP_MAX_CONNECTIONS_PER_NETWORK/ });
+  }
+});
