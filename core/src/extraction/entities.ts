@@ -51,6 +51,16 @@ const reference = (s: string, amp: number, found: { end: number }): string | und
 };
 
 /**
+ * The character reference that starts at the '&' at `amp`: the text it stands for and where it
+ * ends, or undefined when it is kept as written (as {@link decodeEntities} reads it).
+ */
+export const referenceAt = (s: string, amp: number): { readonly text: string; readonly end: number } | undefined => {
+  const found = { end: amp + 1 };
+  const text = reference(s, amp, found);
+  return text === undefined ? undefined : { text, end: found.end };
+};
+
+/**
  * Decodes numeric and the common named HTML character references; unknown names stay as written.
  * Read by character from each '&', and copying only between references, instead of a pattern
  * replace with a callback for each reference (links in mail often hold many '&amp;').

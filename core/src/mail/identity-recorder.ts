@@ -64,9 +64,9 @@ const recordOne = (deps: CoreDeps, current: IdentityRecord, item: Recording): Ch
   let next: IdentityRecord = current;
   const activation = activate(current, deps.clock.now());
   if (activation !== undefined) next = withEvent(activation.record, newEvent(deps, current, activation.event.type, activation.event.data));
-  // Event data leaves by webhook and Kafka: its subject never shows a secret (a code in the subject line).
-  const subject = secretMasker(knownSecrets(message, extraction) ?? [])(message.subject);
-  const received = { message_id: message.id, from: message.from.address, subject, size: message.size, received_at: message.received_at };
+  // Event data leaves by webhook and Kafka: neither its subject nor its sender shows a secret (a code in the subject line).
+  const mask = secretMasker(knownSecrets(message, extraction) ?? []);
+  const received = { message_id: message.id, from: mask(message.from.address), subject: mask(message.subject), size: message.size, received_at: message.received_at };
   next = withEvent(next, newEvent(deps, current, 'email.received', received, item.names.receivedEvent));
   if (extraction !== undefined) next = withEvent(next, newEvent(deps, current, 'extraction.completed', extractionEventData(extraction), item.names.extractedEvent));
   return write(

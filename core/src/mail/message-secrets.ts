@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../deps.js';
+import { htmlSecretMasker, type MaskedHtml } from '../extraction/html-mask.js';
 import { secretMasker, secretsToMask, type SecretValue } from '../extraction/secret-masker.js';
 import type { ExtractionRules } from '../extraction/rules.js';
 import type { Extraction } from '../extraction/types.js';
@@ -41,6 +42,18 @@ export const extractStored = async (deps: CoreDeps, message: MessageRecord, rule
   );
 };
 
-/** A masker for a stored message's texts ({@link secretMasker}). */
-export const maskerOfMessage = async (deps: CoreDeps, message: MessageRecord): Promise<(text: string) => string> =>
-  secretMasker(await secretsOfMessage(deps, message));
+/** How a view of a message shows its secrets: in its plain texts, and in its HTML. */
+export interface MessageMask {
+  readonly text: (text: string) => string;
+  readonly html: (html: string) => MaskedHtml;
+}
+
+/** Secrets shown raw: for a caller holding `secrets:read` who asked to reveal. */
+export const SHOW_SECRETS: MessageMask = { text: (text) => text, html: (html) => ({ html, withheld: false }) };
+
+/** A mask hiding the given secrets ({@link secretMasker}, {@link htmlSecretMasker}). */
+export const maskOfSecrets = (secrets: readonly SecretValue[]): MessageMask => ({ text: secretMasker(secrets), html: htmlSecretMasker(secrets) });
+
+/** A mask for a stored message's texts and HTML. */
+export const maskerOfMessage = async (deps: CoreDeps, message: MessageRecord): Promise<MessageMask> =>
+  maskOfSecrets(await secretsOfMessage(deps, message));
