@@ -141,7 +141,11 @@ export const createEphemail = (options: EphemailOptions) => {
       cursors: createMailboxCursorStore(deps),
     },
     extractions: {
-      /** The latest extraction (of a `type`, if given), waiting up to `waitSeconds` for one (newer than `after`). */
+      /**
+       * The latest extraction (of a `type`, if given), waiting up to `waitSeconds` for one (newer
+       * than `after`): a `PublicExtraction` (redacted), or with `reveal: true` and a principal
+       * holding `secrets:read` a `RevealedExtraction` (`Forbidden` without the scope).
+       */
       latest: run(latestExtraction(deps, waiters)),
     },
     longPolls: {
@@ -212,7 +216,7 @@ export const createEphemail = (options: EphemailOptions) => {
     marketplace: marketplaceFacade(deps),
     free: freeFacade(freeDeps(deps, options.free)),
     ...billingFacade(billingDeps(deps, options.billing ?? {}), apiCalls),
-    consumer: consumerFacade(billingDeps(deps, options.billing ?? {}), options.consumer ?? {}),
+    consumer: consumerFacade(billingDeps(deps, options.billing ?? {}), options.consumer ?? {}, waiters),
     relays: {
       /**
        * One tick of a named relay over the event log (its own stored cursor, leased, at least

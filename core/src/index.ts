@@ -45,12 +45,12 @@ export { createMailboxCursorStore } from './mail/cursor-store.js';
 export { extractForDelivery, receiveMessage, type ReceiveInput, type ReceiveOutcome } from './mail/receive-message.js';
 export {
   REPORT_THRESHOLD,
-  toPublicExtraction,
-  toRevealedExtraction,
   type ExtractionRecord,
+  type PublicCandidate,
   type PublicExtraction,
   type RevealedExtraction,
 } from './mail/extraction-record.js';
+export type { NoReveal, RevealOption, Shown } from './auth/reveal.js';
 export { digestForStorage, EXTRACTION_BOUNDS, MESSAGE_BOUNDS, withoutSpannedBodies, type MessageRecord } from './mail/message-record.js';
 export type { BodySpan, StorageDigest } from './mail/body-span.js';
 export { Waiters } from './mail/waiters.js';
@@ -66,6 +66,7 @@ export type { DomainOptions } from './domains/facade.js';
 export { normalizeHostname } from './domains/hostname.js';
 export type { DomainView, DomainSummary, DnsRecordView } from './domains/domain-record.js';
 export type { Run, RunStatus, FlowType, RunResult } from './reliability/run-record.js';
+export type { RevealedRunSecret, RunSecret } from './reliability/runs.js';
 export { RUN_MAIL_RELAY } from './reliability/facade.js';
 export { OUTCOMES_RELAY } from './marketplace/facade.js';
 export { ListTemplatesQuery, DeployTemplateBody } from './marketplace/schemas.js';
@@ -97,7 +98,7 @@ export type { Trial, TrialStatus } from './billing/trial-record.js';
 export { TRIAL_PLANS, TRIAL_DAYS, TRIAL_GRACE_DAYS } from './billing/trial-record.js';
 export { REDIRECT_TOKEN_TTL_MS } from './billing/redirect-tokens.js';
 export { hashSecret } from './auth/secrets.js';
-export type { FreeSettings } from './free/free-identities.js';
+export type { FreeExtraction, FreeSettings } from './free/free-identities.js';
 export { FREE_GRANT_AUDIENCE } from './free/free-identities.js';
 export { GRANT_TTL_MS } from './free/grants.js';
 export type { ConsumerOptions } from './consumer/facade.js';

@@ -42,15 +42,18 @@ const identityWithMail = async (label: string) => {
   return { key, id: identity.id };
 };
 
-test('explain=true gives the secret shown and each candidate its signal contributions, largest first, the bias among them', async (t) => {
+type Explained = { type: string; redacted_value: string; explain: Contribution[]; candidates: { type: string; redacted_value: string; explain: Contribution[] }[] };
+
+test('explain=true with reveal=true gives the secret shown and each candidate every term of its score, largest first, the bias among them', async (t) => {
   const { key, id } = await identityWithMail('explained');
-  const read = await get(key, `/v1/identities/${id}/extractions/latest?explain=true`);
+  const read = await get(key, `/v1/identities/${id}/extractions/latest?explain=true&reveal=true`);
   t.is(read.status, 200);
-  const body = JSON.parse(read.text) as { type: string; redacted_value: string; explain: Contribution[]; candidates: { type: string; redacted_value: string; explain: Contribution[] }[] };
+  const body = JSON.parse(read.text) as Explained;
   t.true(body.explain.length > 1, 'the answer has contributions');
   t.true(sortedBySize(body.explain));
   t.true(body.explain.some((c) => c.signal === 'bias'));
   t.true(body.candidates.length >= 1);
+  t.true(body.candidates.some((c) => c.type === 'otp' && c.explain.some((x) => x.signal === 'shape')), 'the code’s shape is among its terms');
   for (const c of body.candidates) {
     t.true(c.explain.length > 1, `${c.type} candidate has contributions`);
     t.true(sortedBySize(c.explain), `${c.type} candidate's contributions are largest first`);
@@ -59,9 +62,22 @@ test('explain=true gives the secret shown and each candidate its signal contribu
   t.deepEqual(winner?.explain, body.explain, 'the answer and its candidate share their reasons');
 });
 
+test('explain=true without a reveal gives only the signals of each secret’s context: no shape, no token, no bias to add up', async (t) => {
+  const { key, id } = await identityWithMail('explained masked');
+  const read = await get(key, `/v1/identities/${id}/extractions/latest?explain=true`);
+  t.is(read.status, 200);
+  const body = JSON.parse(read.text) as Explained;
+  t.true(body.explain.length > 0, 'the answer has context contributions');
+  t.true(sortedBySize(body.explain));
+  const signals = [...body.explain, ...body.candidates.flatMap((c) => c.explain)].map((c) => c.signal);
+  for (const left of ['bias', 'base', 'shape', 'token', 'no_token', 'url_words']) t.false(signals.includes(left), `${left} shows`);
+  const winner = body.candidates.find((c) => c.type === body.type && c.redacted_value === body.redacted_value);
+  t.deepEqual(winner?.explain, body.explain, 'the answer and its candidate share their reasons');
+});
+
 test('explanations hold no secret: neither the code nor the link, nor any piece of them, in the signals or their numbers', async (t) => {
   const { key, id } = await identityWithMail('no secret');
-  for (const query of ['explain=true', 'explain=true&type=otp', 'explain=true&type=magic_link']) {
+  for (const query of ['explain=true', 'explain=true&type=otp', 'explain=true&type=magic_link', 'explain=true&reveal=true']) {
     const read = await get(key, `/v1/identities/${id}/extractions/latest?${query}`);
     if (read.status === 404) continue;
     const body = JSON.parse(read.text) as { explain: unknown; candidates: { explain: unknown }[] };

@@ -54,7 +54,7 @@ const available = existsSync(join(corpus, 'labels.jsonl'));
       const dep = await app.marketplace.deploy(principal.right, templateId, { parameters: { sender_domain: sender } });
       if (E.isLeft(dep)) return t.fail(`${templateId}: ${dep.left._tag}`);
       await app.mail.ingress.deliver(raw, { mailFrom: `bounce@${sender}`, rcptTo: [dep.right.identity.email], transport: 'smtp' });
-      const got = await app.extractions.latest(principal.right, dep.right.identity.id, { waitSeconds: 0 });
+      const got = await app.extractions.latest(principal.right, dep.right.identity.id, { waitSeconds: 0, reveal: true });
       checked += 1;
       if (E.isLeft(got) || decode(got.right.value) !== decode(sample.value!)) misses.push(`${sample.file}: ${E.isLeft(got) ? got.left._tag : got.right.value}`);
     }

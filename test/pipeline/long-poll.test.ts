@@ -18,7 +18,7 @@ test('long-poll: mail delivered by another process just after the wait began ans
   const principal = await principalFor(waiting);
   const identity = rightOf(await waiting.identities.create(principal, { label: 'poll' }));
   const started = Date.now();
-  const answer = waiting.extractions.latest(principal, identity.id, { waitSeconds: 30 });
+  const answer = waiting.extractions.latest(principal, identity.id, { waitSeconds: 30, reveal: true });
   // Between the waiter's own check and the shared poll loop's first look at the store.
   await new Promise((resolve) => setTimeout(resolve, 50));
   const [outcome] = await receiving.mail.ingress.deliver(

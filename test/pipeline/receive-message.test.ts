@@ -14,7 +14,7 @@ test('pipeline: a delivered code is stored, extracted, evented, and activates th
   t.is(rightOf(await app.identities.get(principal, identity.id)).status, 'active');
   const types = rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items.map((e) => e.type);
   t.deepEqual(types, ['extraction.completed', 'email.received', 'identity.activated', 'identity.provisioned']);
-  const extraction = rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 }));
+  const extraction = rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true }));
   t.is(extraction.type, 'otp');
   t.is(extraction.value, '583920');
   const events = rightOf(await app.events.list(principal, identity.id, { limit: 10, offset: 0 })).items;
@@ -46,7 +46,7 @@ test('pipeline: several recipients each get their copy; unknown, squashed and ex
   rightOf(await app.identities.squash(principal, c.id));
   const outcomes = await app.mail.ingress.deliver(CODE_MAIL(a.email), smtpEnvelope(a.email, b.email.toUpperCase(), c.email, 'nobody@inbox.test', 'x@elsewhere.test'));
   t.deepEqual(outcomes.map((o) => o.kind === 'stored' ? 'stored' : o.reason), ['stored', 'stored', 'squashed', 'unknown', 'unknown']);
-  t.is(rightOf(await app.extractions.latest(principal, b.id, { waitSeconds: 0 })).value, '583920');
+  t.is(rightOf(await app.extractions.latest(principal, b.id, { waitSeconds: 0, reveal: true })).value, '583920');
   t.deepEqual(await app.mail.ingress.checkRecipient(c.email), { kind: 'squashed' });
   t.deepEqual(await app.mail.ingress.checkRecipient('nobody@inbox.test'), { kind: 'unknown' });
 });
@@ -100,7 +100,7 @@ test('pipeline: a long-poll in one service is answered when another service over
   const principal = await principalFor(waiterSide);
   const identity = rightOf(await waiterSide.identities.create(principal, { label: 'poll' }));
   const started = Date.now();
-  const waiting = waiterSide.extractions.latest(principal, identity.id, { waitSeconds: 10 });
+  const waiting = waiterSide.extractions.latest(principal, identity.id, { waitSeconds: 10, reveal: true });
   setTimeout(() => void mxSide.mail.ingress.deliver(CODE_MAIL(identity.email), smtpEnvelope(identity.email)), 100);
   const answered = rightOf(await waiting);
   t.is(answered.value, '583920');
@@ -163,14 +163,14 @@ test('pipeline: the engine reads the top 32 KiB of a body: a code after 50 KiB o
   t.true(filler.length > 50 * 1024);
   // Near the top, then a long body: found.
   await app.mail.ingress.deliver(mail(identity.email, 'Your sign-in code', `Your verification code is 583920.\n\n${filler}`), smtpEnvelope(identity.email));
-  t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })).value, '583920');
+  t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })).value, '583920');
   // Only past the bound: the message is stored whole, its code is not read.
   const late = rightOf(await app.identities.create(principal, { label: 'late' }));
   const [outcome] = await app.mail.ingress.deliver(mail(late.email, 'Your sign-in code', `${filler}\nYour verification code is 771204.\n`), smtpEnvelope(late.email));
   t.is(outcome?.kind, 'stored');
   const messages = rightOf(await app.messages.list(principal, late.id, { limit: 1, offset: 0 }));
   t.is(messages.total, 1);
-  const extraction = await app.extractions.latest(principal, late.id, { waitSeconds: 0 });
+  const extraction = await app.extractions.latest(principal, late.id, { waitSeconds: 0, reveal: true });
   t.false(JSON.stringify(extraction).includes('771204'));
   t.true(EXTRACTION_BOUNDS.text < filler.length);
 });
@@ -189,7 +189,7 @@ test('pipeline: a plain body is stored once, in the raw bytes, and the message r
   const view = rightOf(await app.messages.get(principal, identity.id, outcome.messageId, { reveal: true }));
   t.is(view.text, `${body}\n`);
   t.false('text_span' in view);
-  t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })).value, '583920');
+  t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })).value, '583920');
 });
 
 test('pipeline: a quoted-printable HTML part is kept as parsed beside an 8-bit text part read from the raw bytes', async (t) => {

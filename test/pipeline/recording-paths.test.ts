@@ -52,7 +52,7 @@ for (const [path, makeStore] of PATHS) {
     const record = await store.get('identities', identity.id);
     t.like(record, { status: 'active', message_count: 2, event_count: 5, has_pending: false, pending_events: [] });
     t.is((record?.recent_message_ids as string[]).length, 2);
-    t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })).value, '583920');
+    t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })).value, '583920');
   });
 
   test(`recording (${path}): twenty concurrent sessions log every event once, in history order`, async (t) => {
@@ -172,7 +172,7 @@ for (const [path, makeStore] of PATHS.filter(([path]) => path !== 'outbox')) {
     t.like(await held.store.get('identities', identity.id), { message_count: 2, pending_events: [] });
     const log = await logOf(held.store, identity.id);
     t.deepEqual(log.map((e) => e.seq), [1, 2, 3, 4, 5]);
-    t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })).value, '583920');
+    t.is(rightOf(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })).value, '583920');
   });
 }
 

@@ -30,7 +30,10 @@ const pageOf = (item: z.ZodType) => z.strictObject({ items: z.array(item), total
 
 const Contributions = z
   .array(z.strictObject({ signal: z.string(), contribution: z.number().describe('What the signal added to the score, in log-odds (two decimals).') }))
-  .describe('Only with explain=true: the model bias and each signal times its weight, largest first by size; empty when the engine no longer proposes this secret.');
+  .describe(
+    'Only with explain=true: each signal times its weight, largest first by size. With reveal=true every term of the score, the model bias included; ' +
+      'without, only the signals of the secret\'s context (none that its characters or length decide). Empty when the engine no longer proposes this secret.',
+  );
 
 const Candidate = z.strictObject({
   type: z.enum(SECRET_TYPES),

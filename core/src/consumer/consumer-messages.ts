@@ -4,22 +4,15 @@ import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import type { Page } from '../use-cases/identities.js';
 import { getMessage, listMessages, type RevealOption, type toMessageSummary, type toMessageView } from '../use-cases/mail-reads.js';
+import { asOwner } from './owner-reveal.js';
 
 export type ConsumerMessageSummary = ReturnType<typeof toMessageSummary>;
 export type ConsumerMessage = ReturnType<typeof toMessageView>;
 
 /**
- * A consumer owns the identities of their personal project, so asking is enough to see their
- * mail's secrets raw: the session holds no `secrets:read`, and this read gains it for itself only
- * when `reveal` is asked for. Unasked, the read masks secrets exactly as the agent API does, so a
- * page or a screen share shows no code by accident.
- */
-const asOwner = (principal: Principal, options: RevealOption): Principal =>
-  options.reveal === true && !principal.scopes.includes('secrets:read') ? { ...principal, scopes: [...principal.scopes, 'secrets:read'] } : principal;
-
-/**
- * The messages of one of the consumer's identities, newest first. The identity is looked up in the
- * consumer's personal project, so another consumer's (or an agent's) identity is not found.
+ * The messages of one of the consumer's identities, newest first, masked unless the consumer asks
+ * to reveal them (`asOwner`). The identity is looked up in the consumer's personal project, so
+ * another consumer's (or an agent's) identity is not found.
  */
 export const listConsumerMessages =
   (deps: CoreDeps) =>

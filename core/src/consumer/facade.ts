@@ -1,5 +1,6 @@
 import type { BillingDeps } from '../billing/billing-deps.js';
 import type { MailSender } from '../mail/ports.js';
+import type { Waiters } from '../mail/waiters.js';
 import type { Principal } from '../auth/principal.js';
 import { run } from '../use-cases/run.js';
 import { inboxAfter, logHead } from './inbox.js';
@@ -7,6 +8,7 @@ import { listNotifications, markNotificationRead, notifyConsumers } from './noti
 import { relayTick, type RelayOptions } from '../store/event-relay.js';
 import { authenticateSession, logIn, revokeSession, signUp, verifyMagicLink } from './accounts.js';
 import type { ConsumerDeps } from './consumer-deps.js';
+import { latestConsumerExtraction } from './consumer-extractions.js';
 import { createConsumerIdentity, listConsumerIdentities, startConsumerUpgrade } from './consumer-identities.js';
 import { listConsumerMessages, readConsumerMessage } from './consumer-messages.js';
 import { sessionState } from './session-state.js';
@@ -19,7 +21,7 @@ export interface ConsumerOptions {
 }
 
 /** The `consumer` section: people's accounts by magic link, their sessions and identities. */
-export const consumerFacade = (deps: BillingDeps, options: ConsumerOptions) => {
+export const consumerFacade = (deps: BillingDeps, options: ConsumerOptions, waiters: Waiters) => {
   const cdeps: ConsumerDeps & BillingDeps = {
     ...deps,
     consumer: { linkBase: options.linkBase ?? (() => 'http://127.0.0.1:3000'), ...(options.mailer ? { mailer: options.mailer } : {}), ...(options.onMagicLink ? { onMagicLink: options.onMagicLink } : {}) },
@@ -34,6 +36,8 @@ export const consumerFacade = (deps: BillingDeps, options: ConsumerOptions) => {
     session: (token: string | undefined) => sessionState(cdeps, token),
     identities: { list: run(listConsumerIdentities(cdeps)), create: run(createConsumerIdentity(cdeps)) },
     upgrade: run(startConsumerUpgrade(cdeps)),
+    /** The latest extraction of the consumer's own identity, redacted unless `reveal` is asked for (no scope needed: it is theirs). */
+    extractions: { latest: run(latestConsumerExtraction(cdeps, waiters)) },
     /** The mail of the consumer's own identities, masked unless `reveal` is asked for. */
     messages: { list: run(listConsumerMessages(cdeps)), get: run(readConsumerMessage(cdeps)) },
     notifications: { list: run(listNotifications(cdeps)), markRead: run(markNotificationRead(cdeps)) },

@@ -18,6 +18,7 @@ export const freeDeps = (deps: CoreDeps, settings: Partial<FreeSettings> = {}): 
 export const freeFacade = (deps: FreeDeps) => ({
   create: run(createFreeIdentity(deps)),
   get: run(getFreeIdentity(deps)),
+  /** The latest extraction, redacted (the token holds no `secrets:read`: `reveal: true` is `Forbidden`). */
   extraction: run(getFreeExtraction(deps)),
   /** Whether creation needs a grant (the host has a grant secret). */
   grantRequired: deps.free.grantSecret !== undefined,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
+import { decideReveal, type RevealOption } from '../auth/reveal.js';
 import { hashSecret, secretMatches } from '../auth/secrets.js';
 import { ensureOrganization, ensureProject } from '../auth/tenancy.js';
 import type { CoreDeps } from '../deps.js';
@@ -10,6 +11,7 @@ import { freeIdentityExpired, identityNotFound, invalidToken, ipLimitReached, ra
 import type { IdentityRecord } from '../domain/identity.js';
 import { iso, isoPlus } from '../domain/time.js';
 import { redact } from '../extraction/redact.js';
+import type { SecretType } from '../extraction/types.js';
 import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { StoredDocument } from '../ports/document-store.js';
 import { C } from '../store/collections.js';
@@ -149,11 +151,32 @@ export const getFreeIdentity =
       expires_at: record.expires_at,
     }))(await opened(deps, id, token, clientIp));
 
-/** The free identity's latest extraction, redacted: `pending` (202) until one exists. */
+/** The free tier's extraction record (the spec's): `pending` until a secret arrives, then redacted. */
+export type FreeExtraction =
+  | { readonly status: 'pending'; readonly retryAfterSeconds: number }
+  | {
+      readonly status: 'ready';
+      readonly type: SecretType;
+      readonly has_secret: true;
+      readonly redacted_value: string;
+      readonly extracted_at: string;
+      readonly confidence: number;
+    };
+
+/** What a free identity's token grants: reading that identity, and no scope (so never `secrets:read`). */
+const TOKEN_HOLDER: Pick<Principal, 'scopes'> = { scopes: [] };
+
+/**
+ * The free identity's latest extraction, redacted: `pending` (202) until one exists. The token
+ * holds no `secrets:read`, so asking to reveal is `Forbidden`, decided like every other reveal
+ * and before anything is read or counted.
+ */
 export const getFreeExtraction =
   (deps: FreeDeps) =>
-  (id: string, token: string, clientIp: string): TE.TaskEither<DomainError, Record<string, unknown>> =>
+  (id: string, token: string, clientIp: string, options?: RevealOption): TE.TaskEither<DomainError, FreeExtraction> =>
   async () => {
+    const refused = decideReveal(TOKEN_HOLDER, options);
+    if (E.isLeft(refused)) return refused;
     const found = await opened(deps, id, token, clientIp);
     if (E.isLeft(found)) return found;
     const extractionId = found.right.identity.latest_extraction_id;

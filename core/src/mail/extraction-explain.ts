@@ -1,10 +1,11 @@
 import type { CoreDeps } from '../deps.js';
 import type { IdentityRecord } from '../domain/identity.js';
+import { contextContributions } from '../extraction/context-signals.js';
 import { explainCandidate } from '../extraction/explain-candidate.js';
 import type { Contribution } from '../extraction/model.js';
 import type { Candidate, SecretType } from '../extraction/types.js';
 import { C } from '../store/collections.js';
-import type { ExtractionExplanation, ExtractionRecord } from './extraction-record.js';
+import type { ExtractionExplanation, ExtractionRecord, Reasons } from './extraction-record.js';
 import type { MessageRecord } from './message-record.js';
 import { extractStored } from './message-secrets.js';
 
@@ -14,12 +15,16 @@ const round2 = (n: number): number => Math.round(n * 100) / 100;
 // read from the mail can reach a payload through one.
 const SIGNAL_NAME = /^[a-z_]+$/;
 
-const contributionsOf = (found: Candidate | undefined): Contribution[] =>
-  found === undefined
-    ? []
-    : explainCandidate(found)
-        .filter((c) => SIGNAL_NAME.test(c.signal))
-        .map((c) => ({ signal: c.signal, contribution: round2(c.contribution) }));
+const NO_REASONS: Reasons = { all: [], context: [] };
+
+/** A candidate's contributions: every term, and those of its context only (context-signals.ts). */
+const reasonsOf = (found: Candidate | undefined): Reasons => {
+  if (found === undefined) return NO_REASONS;
+  const all: Contribution[] = explainCandidate(found)
+    .filter((c) => SIGNAL_NAME.test(c.signal))
+    .map((c) => ({ signal: c.signal, contribution: round2(c.contribution) }));
+  return { all, context: contextContributions(found, all) };
+};
 
 /** The engine's answer for a stored message, run as at delivery: the identity's rules, the same bounds. */
 const rerun = async (deps: CoreDeps, identity: IdentityRecord, messageId: string): Promise<readonly Candidate[]> => {
@@ -41,6 +46,6 @@ export const explainExtraction = async (
   record: ExtractionRecord,
 ): Promise<ExtractionExplanation> => {
   const found = await rerun(deps, identity, record.message_id);
-  const of = (type: SecretType, value: string) => contributionsOf(found.find((c) => c.type === type && c.value === value));
+  const of = (type: SecretType, value: string) => reasonsOf(found.find((c) => c.type === type && c.value === value));
   return { answer: of(record.type, record.value), candidates: record.candidates.map((c) => of(c.type, c.value)) };
 };

@@ -5,7 +5,8 @@ import { REPORT_THRESHOLD } from './extraction-record.js';
 import { overlay } from '../store/overlay.js';
 
 /**
- * An extraction as a read answers it: the stored record with its top-level secret (`type`,
+ * An extraction as a read finds it, before it is shown (`toPublicExtraction`, or
+ * `toRevealedExtraction` for a reveal): the stored record with its top-level secret (`type`,
  * `value`, `link_kind`, `confidence`) being the one answered. `runner_up` is true when that
  * secret is a runner-up candidate rather than the engine's winner (a read by type of a message
  * whose winner is of the other type); `candidates` stay as the engine ranked them.

@@ -6,7 +6,10 @@ import { overlay } from '../store/overlay.js';
 /** Below this confidence the engine's best guess is not reported as an extraction. */
 export const REPORT_THRESHOLD = 0.5;
 
-/** An extraction as stored: raw values are kept so a `secrets:read` caller can reveal them. */
+/**
+ * An extraction as stored: raw values are kept so a `secrets:read` caller can reveal them. It never
+ * leaves core as it is: reads answer {@link PublicExtraction} or {@link RevealedExtraction}.
+ */
 export interface ExtractionRecord {
   readonly id: string;
   readonly identity_id: string;
@@ -22,10 +25,16 @@ export interface ExtractionRecord {
   readonly candidates: readonly { readonly type: SecretType; readonly value: string; readonly link_kind: LinkKind | null; readonly confidence: number }[];
 }
 
-/** A candidate as the API shows it: redacted, with its signal contributions when `explain=true` asked for them. */
+/**
+ * A candidate as the API shows it: redacted, with its signal contributions when `explain=true`
+ * asked for them (without a reveal, those of its context only: see context-signals.ts).
+ */
 export type PublicCandidate = RedactedCandidate & { readonly explain?: readonly Contribution[] };
 
-/** The extraction as the API shows it by default: shape kept, secrets redacted. */
+/**
+ * The extraction as every read answers it by default: shape kept, secrets redacted, no internals
+ * of the record (its tenant, its store version).
+ */
 export interface PublicExtraction {
   readonly id: string;
   readonly identity_id: string;
@@ -44,11 +53,15 @@ export interface PublicExtraction {
    * by type) rather than the engine's winner. Absent where records are listed (exports).
    */
   readonly runner_up?: boolean;
-  /** With `explain=true`: the signal contributions of the secret shown, largest first (each candidate has its own). */
+  /**
+   * With `explain=true`: the signal contributions of the secret shown, largest first (each
+   * candidate has its own). Without a reveal, only the signals of its context, which say nothing
+   * the redacted value does not; revealed, every term of its score.
+   */
   readonly explain?: readonly Contribution[];
 }
 
-/** With `reveal`: the same plus the raw values. */
+/** With a reveal (`secrets:read`): the same plus the raw values, and the full explanations. */
 export interface RevealedExtraction extends PublicExtraction {
   readonly value: string;
   readonly candidates: readonly (PublicCandidate & { readonly value: string })[];
@@ -86,22 +99,33 @@ const asCandidate = (c: ExtractionRecord['candidates'][number]): Candidate => ({
   evidence: { sources: [], snippet: '', signals: {} },
 });
 
+/**
+ * Why one secret scored as it did: every term of its score (`all`, for a revealed read), and the
+ * terms of its context only (`context`, what a redacted read shows: see context-signals.ts).
+ */
+export interface Reasons {
+  readonly all: readonly Contribution[];
+  readonly context: readonly Contribution[];
+}
+
 /** Why each secret of an extraction scored as it did: the answered one and each candidate, in the record's order. */
 export interface ExtractionExplanation {
-  readonly answer: readonly Contribution[];
-  readonly candidates: readonly (readonly Contribution[])[];
+  readonly answer: Reasons;
+  readonly candidates: readonly Reasons[];
 }
 
 type Answered = ExtractionRecord & { readonly runner_up?: boolean; readonly explanation?: ExtractionExplanation };
 
-const candidatesOf = (record: Answered): PublicExtraction['candidates'] => {
+/** Which of a secret's contributions a view shows: all of them, or those of its context only. */
+type Shown = keyof Reasons;
+
+const candidatesOf = (record: Answered, shown: Shown): PublicExtraction['candidates'] => {
   const redacted = record.candidates.map((c) => toRedactedCandidate(asCandidate(c)));
   const why = record.explanation?.candidates;
-  return why === undefined ? redacted : redacted.map((c, i) => overlay(c, { explain: why[i] ?? [] }));
+  return why === undefined ? redacted : redacted.map((c, i) => overlay(c, { explain: why[i]?.[shown] ?? [] }));
 };
 
-/** The default, redacted view (the one place records become payloads). */
-export const toPublicExtraction = (record: Answered): PublicExtraction => ({
+const viewOf = (record: Answered, shown: Shown): PublicExtraction => ({
   id: record.id,
   identity_id: record.identity_id,
   message_id: record.message_id,
@@ -112,14 +136,20 @@ export const toPublicExtraction = (record: Answered): PublicExtraction => ({
   redacted_value: redact(record),
   link_kind: record.link_kind,
   confidence: round2(record.confidence),
-  candidates: candidatesOf(record),
+  candidates: candidatesOf(record, shown),
   ...(record.runner_up === undefined ? {} : { runner_up: record.runner_up }),
-  ...(record.explanation === undefined ? {} : { explain: record.explanation.answer }),
+  ...(record.explanation === undefined ? {} : { explain: record.explanation.answer[shown] }),
 });
 
-/** The revealed view, for a caller holding `secrets:read`. */
+/**
+ * The default, redacted view (the one place records become payloads): no raw value, no tenant or
+ * store version, and explanations of context signals only.
+ */
+export const toPublicExtraction = (record: Answered): PublicExtraction => viewOf(record, 'context');
+
+/** The revealed view, for a read that `decideReveal` allowed: raw values and full explanations. */
 export const toRevealedExtraction = (record: Answered): RevealedExtraction => {
-  const base = toPublicExtraction(record);
+  const base = viewOf(record, 'all');
   return overlay(base, {
     value: record.value,
     candidates: record.candidates.map((c, i) => overlay(base.candidates[i]!, { value: c.value })),

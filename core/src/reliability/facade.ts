@@ -24,6 +24,7 @@ export const reliabilityFacade = (deps: CoreDeps, urlGuard: UrlGuard | undefined
     passwordReset: run(createRun(rdeps, 'password_reset')),
     invite: run(createRun(rdeps, 'invite')),
     get: run(getRun(rdeps)),
+    /** The secret a completed run found: redacted, or with `reveal: true` and `secrets:read` raw (`Forbidden` without the scope). */
     secret: run(getRunSecret(rdeps)),
     /** Triggers runs that are due, and times out those past their deadline; any number of workers. */
     jobsTick: (owner: string, transport: TriggerTransport, options?: RunJobOptions) => runJobsTick(rdeps, owner, transport, options),

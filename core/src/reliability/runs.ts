@@ -2,12 +2,15 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
+import { decideReveal, type NoReveal, type RevealOption, type Shown } from '../auth/reveal.js';
 import type { CoreDeps } from '../deps.js';
 import { normalizeDestinationUrl } from '../domain/destination-url.js';
 import type { DomainError } from '../domain/errors.js';
 import { identityAlreadySquashed, identityExpired, invalidRequest, runNotFound, secretNotAvailable } from '../domain/errors.js';
 import { isLive } from '../domain/identity.js';
 import { iso } from '../domain/time.js';
+import { redact } from '../extraction/redact.js';
+import type { LinkKind, SecretType } from '../extraction/types.js';
 import type { ExtractionRecord } from '../mail/extraction-record.js';
 import type { CreateRunBody } from '../schemas.js';
 import { RUN_TIMEOUT_SECONDS } from '../schemas.js';
@@ -100,20 +103,50 @@ export const getRun =
   (principal: Principal, id: string): TE.TaskEither<DomainError, Run> =>
     pipe(() => loadRun(deps, principal, id), TE.map(toRun));
 
-/** The raw secret a completed run found, while its identity lives (`secrets:read`). */
+/** The secret a completed run found, redacted. */
+export interface RunSecret {
+  readonly run_id: string;
+  readonly type: SecretType;
+  readonly has_secret: true;
+  readonly redacted_value: string;
+  readonly link_kind: LinkKind | null;
+}
+
+/** With a reveal (`secrets:read`): the same and the raw code or link. */
+export interface RevealedRunSecret extends RunSecret {
+  readonly value: string;
+}
+
+/** The extraction a completed run found, while its identity lives. */
+const runExtraction = (deps: CoreDeps, principal: Principal, id: string): TE.TaskEither<DomainError, { run: RunRecord; extraction: ExtractionRecord }> =>
+  pipe(
+    () => loadRun(deps, principal, id),
+    TE.flatMap((run) => async () => {
+      if (run.status !== 'completed' || run.extraction_id === null) return E.left(secretNotAvailable(run.id, `The run is ${run.status}: there is no secret to show.`));
+      const identity = await loadIdentity(deps, principal, run.identity_id);
+      if (E.isLeft(identity) || !isLive(identity.right.status)) {
+        return E.left(secretNotAvailable(run.id, 'The identity has ended: its secrets are no longer shown.'));
+      }
+      const extraction = (await deps.store.get(C.extractions, run.extraction_id)) as ExtractionRecord | undefined;
+      if (extraction === undefined) return E.left(secretNotAvailable(run.id, 'The extraction is gone.'));
+      return E.right({ run, extraction });
+    }),
+  );
+
+const runSecretOf = (run: RunRecord, extraction: ExtractionRecord, revealed: boolean): RunSecret | RevealedRunSecret => {
+  const shown: RunSecret = { run_id: run.id, type: extraction.type, has_secret: true, redacted_value: redact(extraction), link_kind: extraction.link_kind };
+  return revealed ? { ...shown, value: extraction.value } : shown;
+};
+
+/**
+ * The secret a completed run found, while its identity lives: redacted, or raw when `reveal` is
+ * asked for by a principal holding `secrets:read` (checked first, so a refusal says nothing of
+ * the run).
+ */
 export const getRunSecret =
   (deps: CoreDeps) =>
-  (principal: Principal, id: string): TE.TaskEither<DomainError, { run_id: string; type: string; value: string; link_kind: string | null }> =>
+  <O extends RevealOption = NoReveal>(principal: Principal, id: string, options?: O): TE.TaskEither<DomainError, Shown<O, RunSecret, RevealedRunSecret>> =>
     pipe(
-      () => loadRun(deps, principal, id),
-      TE.flatMap((run) => async () => {
-        if (run.status !== 'completed' || run.extraction_id === null) return E.left(secretNotAvailable(run.id, `The run is ${run.status}: there is no secret to show.`));
-        const identity = await loadIdentity(deps, principal, run.identity_id);
-        if (E.isLeft(identity) || !isLive(identity.right.status)) {
-          return E.left(secretNotAvailable(run.id, 'The identity has ended: its secrets are no longer shown.'));
-        }
-        const extraction = (await deps.store.get(C.extractions, run.extraction_id)) as ExtractionRecord | undefined;
-        if (extraction === undefined) return E.left(secretNotAvailable(run.id, 'The extraction is gone.'));
-        return E.right({ run_id: run.id, type: extraction.type, value: extraction.value, link_kind: extraction.link_kind });
-      }),
-    );
+      TE.fromEither(decideReveal(principal, options)),
+      TE.flatMap((revealed) => pipe(runExtraction(deps, principal, id), TE.map(({ run, extraction }) => runSecretOf(run, extraction, revealed)))),
+    ) as TE.TaskEither<DomainError, Shown<O, RunSecret, RevealedRunSecret>>;

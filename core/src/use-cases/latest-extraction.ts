@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
+import { decideReveal, type RevealOption, type Shown } from '../auth/reveal.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import { extractionNotFound } from '../domain/errors.js';
@@ -10,14 +11,18 @@ import type { SecretType } from '../extraction/types.js';
 import type { ExtractionAnswer } from '../mail/extraction-pick.js';
 import { answerOfType, asWinner } from '../mail/extraction-pick.js';
 import { explainExtraction } from '../mail/extraction-explain.js';
-import type { ExtractionRecord } from '../mail/extraction-record.js';
+import type { ExtractionRecord, PublicExtraction, RevealedExtraction } from '../mail/extraction-record.js';
+import { toPublicExtraction, toRevealedExtraction } from '../mail/extraction-record.js';
 import type { Waiters } from '../mail/waiters.js';
 import { C } from '../store/collections.js';
 import { loadIdentity } from './identity-access.js';
 import { currentIdentity, waitWhileLive, type WaitBudget } from './wait-while-live.js';
 
-/** How `extractions/latest` reads: which type (any by default), newer than which, waiting how long. */
-export interface LatestExtractionOptions extends WaitBudget {
+/**
+ * How `extractions/latest` reads: which type (any by default), newer than which, waiting how
+ * long; redacted unless `reveal` is asked for by a principal holding `secrets:read`.
+ */
+export interface LatestExtractionOptions extends WaitBudget, RevealOption {
   /** Wait for an extraction newer than this one (by its time; another id of the same instant counts). */
   readonly after?: string;
   /** Only a secret of this type: the latest extraction holding one, as winner or sure runner-up. */
@@ -68,21 +73,35 @@ const notFound = async (deps: CoreDeps, identityId: string, options: LatestExtra
   return extractionNotFound(identityId, held ? { after: options.after!, waitSeconds: options.waitSeconds } : undefined, options.type);
 };
 
+/** The answer found, explained when asked (worked out again, ADR 0057), not yet shown. */
+const findAnswer = (deps: CoreDeps, waiters: Waiters, principal: Principal, identityId: string, options: LatestExtractionOptions): TE.TaskEither<DomainError, ExtractionAnswer> =>
+  pipe(
+    () => loadIdentity(deps, principal, identityId),
+    TE.flatMap((identity) => async () => {
+      const outcome = await waitWhileLive(deps, waiters, identity, answerFinder(deps, identity.id, options), options);
+      if (E.isLeft(outcome)) return outcome;
+      const answer = outcome.right;
+      if (answer === undefined) return E.left(await notFound(deps, identity.id, options));
+      return E.right(options.explain === true ? { ...answer, explanation: await explainExtraction(deps, identity, answer) } : answer);
+    }),
+  );
+
 /**
  * The identity's latest extraction, or with `type` the latest holding a secret of that type
  * (ADR 0051), waiting for one when asked to; a wait on a squashed or expired identity answers
- * that state at once (ADR 0052).
+ * that state at once (ADR 0052). Redacted, unless `reveal` is asked for and the principal holds
+ * `secrets:read` (checked before anything is read or waited for, ADR 0063); the answer's type
+ * follows the options.
  */
 export const latestExtraction =
   (deps: CoreDeps, waiters: Waiters) =>
-  (principal: Principal, identityId: string, options: LatestExtractionOptions): TE.TaskEither<DomainError, ExtractionAnswer> =>
+  <O extends LatestExtractionOptions>(principal: Principal, identityId: string, options: O): TE.TaskEither<DomainError, Shown<O, PublicExtraction, RevealedExtraction>> =>
     pipe(
-      () => loadIdentity(deps, principal, identityId),
-      TE.flatMap((identity) => async () => {
-        const outcome = await waitWhileLive(deps, waiters, identity, answerFinder(deps, identity.id, options), options);
-        if (E.isLeft(outcome)) return outcome;
-        const answer = outcome.right;
-        if (answer === undefined) return E.left(await notFound(deps, identity.id, options));
-        return E.right(options.explain === true ? { ...answer, explanation: await explainExtraction(deps, identity, answer) } : answer);
-      }),
-    );
+      TE.fromEither(decideReveal(principal, options)),
+      TE.flatMap((revealed) =>
+        pipe(
+          findAnswer(deps, waiters, principal, identityId, options),
+          TE.map((answer): PublicExtraction | RevealedExtraction => (revealed ? toRevealedExtraction(answer) : toPublicExtraction(answer))),
+        ),
+      ),
+    ) as TE.TaskEither<DomainError, Shown<O, PublicExtraction, RevealedExtraction>>;

@@ -2,9 +2,10 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
+import { decideReveal } from '../auth/reveal.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
-import { eventNotFound, forbidden, notFound } from '../domain/errors.js';
+import { eventNotFound, notFound } from '../domain/errors.js';
 import type { EventRecord, PublicEvent } from '../domain/event.js';
 import { toPublicEvent } from '../domain/event.js';
 import type { MessageRecord } from '../mail/message-record.js';
@@ -98,9 +99,9 @@ export interface RevealOption {
 const maskFor = async (deps: CoreDeps, message: MessageRecord, options: RevealOption): Promise<Mask> =>
   options.reveal === true ? SHOW : maskerOfMessage(deps, message);
 
-/** Raw values only for a credential holding `secrets:read`. */
+/** Raw values only for a credential holding `secrets:read` (decided, as for every read, by `decideReveal`). */
 const mayReveal = (principal: Principal, options: RevealOption): TE.TaskEither<DomainError, Principal> =>
-  options.reveal === true && !principal.scopes.includes('secrets:read') ? TE.left(forbidden(['secrets:read'])) : TE.right(principal);
+  pipe(TE.fromEither(decideReveal(principal, options)), TE.map(() => principal));
 
 /** The identity's messages, newest first. */
 export const listMessages =

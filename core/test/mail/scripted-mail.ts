@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Candidate, Extraction, MessageParser, ParsedMessage, SecretType } from '../../src/index.js';
+import type { Candidate, ConsumerOptions, Extraction, MessageParser, ParsedMessage, SecretType } from '../../src/index.js';
 import { createEphemail, createMemoryDocumentStore, FakeClock } from '../../src/index.js';
 import { newPrincipal, right } from '../support.js';
 
@@ -34,13 +34,20 @@ const scriptedParser = (scripts: Map<string, Extraction>): MessageParser => ({
   },
 });
 
-/** A service on the memory store with a fake clock whose mail carries scripted extractions. */
-export const scriptedService = async () => {
+/**
+ * A service on the memory store with a fake clock whose mail carries scripted extractions; its
+ * principal holds `scopes` (by default those of reading and revealing), `consumer` as given.
+ */
+export const scriptedService = async (options: { readonly scopes?: string[]; readonly consumer?: ConsumerOptions } = {}) => {
+  const scopes = options.scopes ?? ['identities:read', 'identities:write', 'secrets:read'];
   const scripts = new Map<string, Extraction>();
   const clock = new FakeClock('2026-03-01T12:00:00.000Z');
-  const app = createEphemail({ store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock, parser: scriptedParser(scripts), longPollIntervalMs: 10 });
+  const app = createEphemail({
+    store: createMemoryDocumentStore(), inboxDomain: 'inbox.test', clock, parser: scriptedParser(scripts), longPollIntervalMs: 10,
+    ...(options.consumer === undefined ? {} : { consumer: options.consumer }),
+  });
   await app.init();
-  const principal = await newPrincipal(app, { scopes: ['identities:read', 'identities:write', 'secrets:read'] });
+  const principal = await newPrincipal(app, { scopes });
   /** Delivers one message whose candidates are `ranked` (best first), a second later than the last. */
   const deliver = async (to: string, ...ranked: Scripted[]) => {
     clock.advance(1000);

@@ -90,7 +90,7 @@ test('delivery threads: a message is stored by the thread, seen over the host co
   t.like(outcomes[0], { kind: 'stored', identityId: identity.id, duplicate: false });
   t.is(localDeliveries(), 0);
 
-  const latest = right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 }));
+  const latest = right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true }));
   t.like(latest, { type: 'otp', value: '482913' });
   const mine = events.filter((event) => event.identity_id === identity.id);
   t.deepEqual(mine.map((event) => event.type), ['identity.activated', 'email.received', 'extraction.completed']);
@@ -123,11 +123,11 @@ test('delivery threads: with a parse thread of its own (used from 16 KiB), a thr
   const parsedHere = await createPostalMimeMailParser({ timeBudgetMs: 60_000 }).parse(large);
   const [stored] = await threads.ingress.deliver(Buffer.from(large), envelope(identity.email));
   if (stored?.kind !== 'stored') return t.fail();
-  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '864209' });
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })), { type: 'otp', value: '864209' });
   // The parse thread handed the plain body back as a span of the raw bytes: it reads back whole.
   t.is(right(await app.messages.get(principal, identity.id, stored.messageId, { reveal: true })).text, parsedHere.ok ? parsedHere.message.text : 'unparsed');
   t.like((await threads.ingress.deliver(mail(identity.email, '135792'), envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
-  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { type: 'otp', value: '135792' });
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })), { type: 'otp', value: '135792' });
 });
 
 test('delivery threads: a buffer that holds the message alone moves to the thread; a view into a shared one is copied and left intact', async (t) => {
@@ -136,7 +136,7 @@ test('delivery threads: a buffer that holds the message alone moves to the threa
   t.is(owned.byteLength, owned.buffer.byteLength);
   t.like((await threads.ingress.deliver(owned, envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
   t.is(owned.byteLength, 0, 'handed over without a copy');
-  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { value: '246810' });
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })), { value: '246810' });
   // A message inside a larger buffer (Node's pool for small buffers): the rest must stay usable.
   const message = mail(identity.email, '975310');
   const shared = new Uint8Array(message.byteLength + 64);
@@ -145,7 +145,7 @@ test('delivery threads: a buffer that holds the message alone moves to the threa
   t.like((await threads.ingress.deliver(view, envelope(identity.email)))[0], { kind: 'stored', duplicate: false });
   t.is(view.byteLength, message.byteLength);
   t.is(shared.buffer.byteLength, message.byteLength + 64);
-  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0 })), { value: '975310' });
+  t.like(right(await app.extractions.latest(principal, identity.id, { waitSeconds: 0, reveal: true })), { value: '975310' });
 });
 
 test('delivery threads: a redelivery is recognised across connections, whichever side stores first', async (t) => {

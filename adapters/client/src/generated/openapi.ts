@@ -1907,10 +1907,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The raw code or link a completed run found, while its identity lives (never cached).
-         * @description Scopes: secrets:read.
-         */
+        /** The raw code or link a completed run found, while its identity lives (never cached). Needs secrets:read. */
         get: {
             parameters: {
                 query?: never;
@@ -4165,7 +4162,7 @@ export interface components {
                 confidence: number;
                 /** @description The raw value; only with reveal=true. */
                 value?: string;
-                /** @description Only with explain=true: the model bias and each signal times its weight, largest first by size; empty when the engine no longer proposes this secret. */
+                /** @description Only with explain=true: each signal times its weight, largest first by size. With reveal=true every term of the score, the model bias included; without, only the signals of the secret's context (none that its characters or length decide). Empty when the engine no longer proposes this secret. */
                 explain?: {
                     signal: string;
                     /** @description What the signal added to the score, in log-odds (two decimals). */
@@ -4174,7 +4171,7 @@ export interface components {
             }[];
             /** @description True when type, value, link_kind and confidence are those of a runner-up candidate (a read with type=), false for the winner. */
             runner_up: boolean;
-            /** @description Only with explain=true: the model bias and each signal times its weight, largest first by size; empty when the engine no longer proposes this secret. */
+            /** @description Only with explain=true: each signal times its weight, largest first by size. With reveal=true every term of the score, the model bias included; without, only the signals of the secret's context (none that its characters or length decide). Empty when the engine no longer proposes this secret. */
             explain?: {
                 signal: string;
                 /** @description What the signal added to the score, in log-odds (two decimals). */

@@ -1,5 +1,5 @@
 import type { Ephemail } from '@ephemail/core';
-import { ConsumerEmailBody, ConsumerIdentityBody, ConsumerMessageQuery, ConsumerMessagesQuery, ConsumerPageQuery, ConsumerVerifyBody, EmptyBody, SESSION_COOKIE, SESSION_TTL_MS, toRevealedExtraction } from '@ephemail/core';
+import { ConsumerEmailBody, ConsumerIdentityBody, ConsumerMessageQuery, ConsumerMessagesQuery, ConsumerPageQuery, ConsumerVerifyBody, EmptyBody, SESSION_COOKIE, SESSION_TTL_MS } from '@ephemail/core';
 import * as E from 'fp-ts/lib/Either.js';
 import { sessionFromHeaders } from '../pipeline.js';
 import type { Route } from './route.js';
@@ -56,7 +56,8 @@ export const consumerRoutes = (app: Ephemail): Route[] => [
   route({
     method: 'get', path: '/v1/consumer/identities/:identity_id/secret', tag, scopes: [], status: 200, auth: 'consumer',
     summary: "The raw code or link of the latest extraction of one of the consumer's own identities (never cached).",
-    handle: async ({ principal, params }) => E.map(toRevealedExtraction)(await app.extractions.latest(principal, params.identity_id!, { waitSeconds: 0 })),
+    // This route is the consumer's request to see their secret: core decides they may (ADR 0053).
+    handle: ({ principal, params }) => app.consumer.extractions.latest(principal, params.identity_id!, { waitSeconds: 0, reveal: true }),
   }),
   route<undefined, ConsumerMessagesQuery>({
     method: 'get', path: '/v1/consumer/identities/:identity_id/messages', tag, scopes: [], status: 200, query: ConsumerMessagesQuery, auth: 'consumer', response: 'MessagePage',

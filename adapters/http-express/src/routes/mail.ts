@@ -1,6 +1,5 @@
 import type { Ephemail } from '@ephemail/core';
-import { forbidden, LatestEventQuery, LatestExtractionQuery, ListMessagesQuery, MessageQuery, toPublicExtraction, toRevealedExtraction } from '@ephemail/core';
-import * as E from 'fp-ts/lib/Either.js';
+import { LatestEventQuery, LatestExtractionQuery, ListMessagesQuery, MessageQuery } from '@ephemail/core';
 import type { Route } from './route.js';
 import { route } from './route.js';
 
@@ -14,12 +13,8 @@ export const mailRoutes = (app: Ephemail): Route[] => [
     summary:
       'The latest extraction, redacted; `type` the latest holding a secret of that type (a sure runner-up included), `wait` long-polls ' +
       '(409 at once on a squashed or expired identity), `reveal=true` (secrets:read) shows raw values, `explain=true` the signal contributions behind each.',
-    handle: async ({ principal, params, query, signal }) => {
-      if (query.reveal && !principal.scopes.includes('secrets:read')) return E.left(forbidden(['secrets:read']));
-      const options = { waitSeconds: query.wait, after: query.after, type: query.type, explain: query.explain, signal };
-      const found = await app.extractions.latest(principal, params.identity_id!, options);
-      return E.map(query.reveal ? toRevealedExtraction : toPublicExtraction)(found);
-    },
+    handle: ({ principal, params, query, signal }) =>
+      app.extractions.latest(principal, params.identity_id!, { waitSeconds: query.wait, after: query.after, type: query.type, explain: query.explain, reveal: query.reveal, signal }),
   }),
   route<undefined, LatestEventQuery>({
     method: 'get', path: `${ID}/events/latest`, tag: 'Events', scopes: READ, status: 200, query: LatestEventQuery, response: 'Event',

@@ -59,7 +59,7 @@ const render = (identityId: string, x: Extraction): HTMLElement[] => [
   ),
   ...toggle(identityId, x.value !== undefined, x.explain !== undefined),
   candidates(x.candidates),
-  ...(x.explain === undefined ? [] : [whyOf(x.candidates, (c) => `${kind(c)} ${c.value ?? c.redacted_value} (${percent(c.confidence)})`)]),
+  ...(x.explain === undefined ? [] : [whyOf(x.candidates, (c) => `${kind(c)} ${c.value ?? c.redacted_value} (${percent(c.confidence)})`, x.value !== undefined)]),
 ];
 
 /** Reads the latest extraction (revealed after Show, with reasons after See why, for this identity) into the panel. */
