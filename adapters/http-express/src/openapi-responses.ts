@@ -68,7 +68,7 @@ const MailAddress = z.strictObject({ address: z.string(), name: z.string() });
 const summaryFields = {
   id: z.string().describe('The msg_ id.'),
   identity_id: z.string(),
-  from: MailAddress,
+  from: MailAddress.describe('Extracted secrets in the name and address are masked unless reveal=true.'),
   to: z.array(MailAddress),
   subject: z.string().describe('Extracted secrets are masked unless reveal=true.'),
   received_at: timestamp,
@@ -100,7 +100,8 @@ const Message = z.strictObject({
   transport: z.enum(['smtp', 'imap']),
   headers: z.record(z.string(), z.array(z.string())).describe('Lowercased name to values; secrets masked unless reveal=true.'),
   text: z.string(),
-  html: z.string(),
+  html: z.string().describe('Secrets masked on what a reader sees unless reveal=true; empty when html_withheld.'),
+  html_withheld: z.boolean().describe('True when a secret could not be located in the HTML with certainty: html is then empty, and only reveal=true (secrets:read) serves it.'),
   truncated: z.boolean(),
   attachments: z.array(z.strictObject({ filename: z.string().nullable(), contentType: z.string(), size: count })),
   authentication: Authentication,

@@ -2,15 +2,16 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Principal } from '../auth/principal.js';
-import { decideReveal } from '../auth/reveal.js';
+import { decideReveal, type RevealOption } from '../auth/reveal.js';
 import type { CoreDeps } from '../deps.js';
 import type { DomainError } from '../domain/errors.js';
 import { eventNotFound, notFound } from '../domain/errors.js';
 import type { EventRecord, PublicEvent } from '../domain/event.js';
 import { toPublicEvent } from '../domain/event.js';
+import type { MailAddress } from '../extraction/types.js';
 import type { MessageRecord } from '../mail/message-record.js';
 import { loadRaw, withBodies } from '../mail/message-record.js';
-import { maskerOfMessage } from '../mail/message-secrets.js';
+import { maskerOfMessage, SHOW_SECRETS, type MessageMask } from '../mail/message-secrets.js';
 import { toAuthenticationView } from '../mail/authentication-view.js';
 import type { Waiters } from '../mail/waiters.js';
 import { C } from '../store/collections.js';
@@ -51,16 +52,21 @@ export const latestEventWaiting =
       }),
     );
 
-type Mask = (text: string) => string;
-const SHOW: Mask = (text) => text;
+type Mask = MessageMask;
+const SHOW: Mask = SHOW_SECRETS;
 
-/** A message summary for lists; `mask` hides the message's secrets in what it shows. */
+const maskAddress = (a: MailAddress, mask: Mask): MailAddress => ({ address: mask.text(a.address), name: mask.text(a.name) });
+
+/**
+ * A message summary for lists; `mask` hides the message's secrets in what it shows (the subject,
+ * and the sender's and recipients' names and addresses, which the mail's author chose too).
+ */
 export const toMessageSummary = (m: MessageRecord, mask: Mask = SHOW) => ({
   id: m.id,
   identity_id: m.identity_id,
-  from: m.from,
-  to: m.to,
-  subject: mask(m.subject),
+  from: mask === SHOW ? m.from : maskAddress(m.from, mask),
+  to: mask === SHOW ? m.to : m.to.map((a) => maskAddress(a, mask)),
+  subject: mask.text(m.subject),
   received_at: m.received_at,
   size: m.size,
   attachments: m.attachments.length,
@@ -68,33 +74,41 @@ export const toMessageSummary = (m: MessageRecord, mask: Mask = SHOW) => ({
 });
 
 const maskHeaders = (headers: MessageRecord['headers'], mask: Mask): Record<string, string[]> =>
-  Object.fromEntries(Object.entries(headers).map(([name, values]) => [name, values.map(mask)]));
+  Object.fromEntries(Object.entries(headers).map(([name, values]) => [name, values.map(mask.text)]));
+
+const maskAttachments = (attachments: MessageRecord['attachments'], mask: Mask): MessageRecord['attachments'] =>
+  attachments.map((a) => (a.filename === null ? a : { ...a, filename: mask.text(a.filename) }));
 
 /**
  * The full message view: parsed content, headers, attachment metadata, authentication results;
- * `mask` hides the message's secrets in its subject, headers, text and HTML.
+ * `mask` hides the message's secrets in its subject, names, headers, text, HTML and file names.
+ * The HTML is masked on what its reader sees (text nodes joined across tags, references decoded,
+ * attribute values); where a secret cannot be located in the markup with certainty, `html` is
+ * empty and `html_withheld` true: only a reveal serves it then.
  */
-export const toMessageView = (m: MessageRecord, mask: Mask = SHOW) => ({
-  ...toMessageSummary(m, mask),
-  // `message_id` is the `msg_` id everywhere (events, extractions); the header has its own name.
-  message_id: m.id,
-  rfc_message_id: m.message_id,
-  date: m.date,
-  envelope: m.envelope,
-  transport: m.transport,
-  headers: mask === SHOW ? m.headers : maskHeaders(m.headers, mask),
-  text: mask(m.text),
-  html: mask(m.html),
-  truncated: m.truncated,
-  attachments: m.attachments,
-  authentication: toAuthenticationView(m.authentication),
-  sha256: m.sha256,
-});
+export const toMessageView = (m: MessageRecord, mask: Mask = SHOW) => {
+  const html = mask.html(m.html);
+  return {
+    ...toMessageSummary(m, mask),
+    // `message_id` is the `msg_` id everywhere (events, extractions); the header has its own name.
+    message_id: m.id,
+    rfc_message_id: m.message_id,
+    date: m.date,
+    envelope: mask === SHOW || m.envelope.mail_from === null ? m.envelope : { ...m.envelope, mail_from: mask.text(m.envelope.mail_from) },
+    transport: m.transport,
+    headers: mask === SHOW ? m.headers : maskHeaders(m.headers, mask),
+    text: mask.text(m.text),
+    html: html.html,
+    html_withheld: html.withheld,
+    truncated: m.truncated,
+    attachments: mask === SHOW ? m.attachments : maskAttachments(m.attachments, mask),
+    authentication: toAuthenticationView(m.authentication),
+    sha256: m.sha256,
+  };
+};
 
 /** How a read shows secrets: masked (the default), or raw for a caller holding `secrets:read` who asks. */
-export interface RevealOption {
-  readonly reveal?: boolean;
-}
+export type { RevealOption } from '../auth/reveal.js';
 
 const maskFor = async (deps: CoreDeps, message: MessageRecord, options: RevealOption): Promise<Mask> =>
   options.reveal === true ? SHOW : maskerOfMessage(deps, message);
@@ -147,12 +161,14 @@ export const getMessage =
       }),
     );
 
-/** The message exactly as received. */
+/** The message exactly as received; needs `secrets:read`, as any reveal does. */
 export const getRawMessage =
   (deps: CoreDeps) =>
   (principal: Principal, identityId: string, messageId: string): TE.TaskEither<DomainError, Buffer> =>
     pipe(
-      loadMessage(deps, principal, identityId, messageId),
+      // The raw bytes show every secret as sent: a read of them is always a reveal.
+      mayReveal(principal, { reveal: true }),
+      TE.flatMap(() => loadMessage(deps, principal, identityId, messageId)),
       TE.flatMap((message) => async () => {
         const raw = await loadRaw(deps, message);
         if (raw === undefined) throw new Error(`raw bytes of ${message.id} are incomplete`);

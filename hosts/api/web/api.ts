@@ -116,6 +116,8 @@ export interface MessageSummary {
 export interface MessageView extends MessageSummary {
   readonly text: string;
   readonly html: string;
+  /** True when the HTML held a secret that could not be masked in place: `html` is then empty. */
+  readonly html_withheld?: boolean;
   readonly truncated: boolean;
 }
 

@@ -96,7 +96,8 @@ const render = (m: MessageView, reveal: boolean): void => {
   toggle.setAttribute('aria-pressed', String(reveal));
   byId('mail-masked-note').hidden = reveal;
   const hasHtml = m.html.trim() !== '';
-  byId('mail-html-part').hidden = !hasHtml;
+  byId('mail-html-part').hidden = !hasHtml && m.html_withheld !== true;
+  byId('mail-html-withheld').hidden = m.html_withheld !== true;
   byId('mail-html-frame').replaceChildren(...(hasHtml ? [htmlFrame(m.html)] : []));
 };
 

@@ -15,13 +15,18 @@ const MessageOutput = z.object({
 });
 
 /** The fields of the API's message that this tool reads. */
-type MessageFields = Pick<Message, 'id' | 'from' | 'subject' | 'received_at' | 'text' | 'html' | 'extraction_id'>;
+type MessageFields = Pick<Message, 'id' | 'from' | 'subject' | 'received_at' | 'text' | 'html' | 'html_withheld' | 'extraction_id'>;
+
+/** Said in place of the body of an HTML-only mail whose HTML the server withheld (a secret it could not mask in place). */
+const WITHHELD_BODY =
+  '(This mail has only an HTML body, and it holds a code or link the server could not mask in place, so it is withheld. ' +
+  'Call again with reveal true, with a key that has secrets:read, to read it.)';
 
 const sender = (from: MessageFields['from']): string => (from.name ? `${from.name} <${from.address}>` : from.address);
 
 const messageView = (message: MessageFields, maxChars: number): z.infer<typeof MessageOutput> => {
   const plain = message.text.trim();
-  const body = plain.length > 0 ? plain : htmlToText(message.html);
+  const body = plain.length > 0 ? plain : message.html_withheld ? WITHHELD_BODY : htmlToText(message.html);
   return {
     message_id: message.id,
     from: sender(message.from),

@@ -4182,6 +4182,7 @@ export interface components {
             /** @description The msg_ id. */
             id: string;
             identity_id: string;
+            /** @description Extracted secrets in the name and address are masked unless reveal=true. */
             from: {
                 address: string;
                 name: string;
@@ -4210,6 +4211,7 @@ export interface components {
             /** @description The msg_ id. */
             id: string;
             identity_id: string;
+            /** @description Extracted secrets in the name and address are masked unless reveal=true. */
             from: {
                 address: string;
                 name: string;
@@ -4241,7 +4243,10 @@ export interface components {
                 [key: string]: string[];
             };
             text: string;
+            /** @description Secrets masked on what a reader sees unless reveal=true; empty when html_withheld. */
             html: string;
+            /** @description True when a secret could not be located in the HTML with certainty: html is then empty, and only reveal=true (secrets:read) serves it. */
+            html_withheld: boolean;
             truncated: boolean;
             attachments: {
                 filename: string | null;

@@ -7,6 +7,8 @@ import { sender, when } from './format.js';
 import { download, scopes } from './session.js';
 import type { Message, Verdict } from './types.js';
 
+const WITHHELD = "This mail's formatting holds a code or link that could not be masked in place, so it is not shown; a key with secrets:read can show it.";
+
 const FRAME_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 const frame = (html: string): HTMLIFrameElement => {
@@ -78,6 +80,7 @@ export const renderMessage = (identityId: string, m: Message, reveal: { revealed
   ...(m.truncated ? [el('p', { class: 'muted' }, 'This mail was larger than the service keeps; its end is cut off.')] : []),
   el('h4', {}, 'Text'),
   el('pre', { class: 'mail-text' }, m.text.trim() === '' ? '(This mail has no plain-text part.)' : m.text),
+  ...(m.html_withheld === true ? [el('h4', {}, 'As the sender formatted it'), el('p', { class: 'muted', id: 'message-html-withheld' }, WITHHELD)] : []),
   ...(m.html.trim() === '' ? [] : [el('h4', {}, 'As the sender formatted it'), el('p', { class: 'muted' }, 'Without scripts or remote images.'), frame(m.html)]),
   authentication(m),
   attachments(m),

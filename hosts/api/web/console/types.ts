@@ -37,6 +37,8 @@ export interface Message extends Omit<MessageSummary, 'attachments'> {
   readonly headers: Readonly<Record<string, readonly string[]>>;
   readonly text: string;
   readonly html: string;
+  /** True when the HTML held a secret that could not be masked in place: `html` is then empty. */
+  readonly html_withheld?: boolean;
   readonly truncated: boolean;
   readonly attachments: readonly Attachment[];
   readonly authentication: { readonly checked: boolean; readonly spf: Verdict | null; readonly dkim: Verdict | null; readonly dmarc: Verdict | null };
