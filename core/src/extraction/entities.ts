@@ -16,6 +16,14 @@ const NAMED = new Map<string, string>([
   ['lsquo', '\u2018'], ['rsquo', '\u2019'], ['ldquo', '\u201c'], ['rdquo', '\u201d'],
   ['euro', '\u20ac'], ['trade', '\u2122'], ['zwnj', ''], ['zwj', ''], ['lrm', ''], ['rlm', ''],
   ['ensp', ' '], ['emsp', ' '], ['thinsp', ' '], ['rarr', '\u2192'], ['larr', '\u2190'],
+  // HTML5's names for blanks and invisible characters: mail uses them to space or split a code.
+  ['ZeroWidthSpace', ''], ['NoBreak', ''], ['NegativeVeryThinSpace', ''], ['NegativeThinSpace', ''],
+  ['NegativeMediumSpace', ''], ['NegativeThickSpace', ''], ['InvisibleTimes', ''], ['InvisibleComma', ''],
+  ['it', ''], ['ic', ''], ['af', ''], ['ApplyFunction', ''], ['NonBreakingSpace', '\u00a0'], ['ThinSpace', ' '],
+  ['VeryThinSpace', ' '], ['MediumSpace', ' '], ['hairsp', ' '], ['numsp', ' '], ['puncsp', ' '], ['emsp13', ' '],
+  ['emsp14', ' '], ['nbsp', '\u00a0'], ['Tab', '\t'], ['NewLine', '\n'], ['hyphen', '\u2010'], ['dash', '\u2010'],
+  ['middot', '\u00b7'], ['centerdot', '\u00b7'], ['CenterDot', '\u00b7'], ['period', '.'], ['lowbar', '_'],
+  ['UnderBar', '_'], ['minus', '\u2212'], ['half', '\u00bd'],
 ]);
 LATIN1.split(' ').forEach((name, i) => NAMED.set(name, String.fromCodePoint(0xa0 + i)));
 

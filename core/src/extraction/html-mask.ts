@@ -8,6 +8,8 @@ import { secretFinder, type SecretFinder, type SecretSpan, type SecretValue } fr
  * tag is a U+0001 read from nothing. Masking finds secrets in this text, where `<b>482</b>913`
  * and `&#52;&#56;…` read as the engine reads them, and rewrites the markup under what it found.
  */
+const NAMED_REFERENCE = /&[A-Za-z][A-Za-z0-9]{1,31};/y;
+
 class View {
   private readonly parts: string[] = [];
   readonly from: number[] = [];
@@ -26,13 +28,22 @@ class View {
       if (plain > i) this.copy(html, i, plain);
       if (plain === end) return;
       const ref = referenceAt(html, amp);
-      if (ref === undefined || ref.end > end) {
-        this.copy(html, amp, amp + 1);
-        i = amp + 1;
+      if (ref !== undefined && ref.end <= end) {
+        this.put(ref.text, amp, ref.end);
+        i = ref.end;
         continue;
       }
-      this.put(ref.text, amp, ref.end);
-      i = ref.end;
+      // A name the decoder does not know may still be an invisible character to a browser
+      // (HTML5 has over two thousand): it is read as a place a code may be split at.
+      NAMED_REFERENCE.lastIndex = amp;
+      const named = NAMED_REFERENCE.exec(html);
+      if (named !== null && amp + named[0].length <= end) {
+        this.put('\u0001', amp, amp + named[0].length);
+        i = amp + named[0].length;
+        continue;
+      }
+      this.copy(html, amp, amp + 1);
+      i = amp + 1;
     }
   }
 

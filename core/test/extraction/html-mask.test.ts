@@ -28,6 +28,7 @@ test('html mask: a code split into cells, bold runs, references or a no-break sp
     '<p>Your verification code is: 482&nbsp;913</p>',
     '<p>Your code</p><img alt="482913" src="cid:x"><span title="4 8 2 9 1 3">here</span>',
     '<p>Your code</p><!-- 482913 --><p>here</p>',
+    '<p>Type 482&ZeroWidthSpace;913 or 48&NoBreak;2913 or 482&InvisibleSeparator;913.</p>',
   ];
   for (const body of cases) {
     const served = mask(body);

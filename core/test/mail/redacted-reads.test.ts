@@ -124,3 +124,10 @@ test('redacted reads: the free tier answers its extraction redacted, and its tok
   t.deepEqual(forbiddenScopes(await app.free.extraction(made.id, made.token, '203.0.113.40', { reveal: true })), ['secrets:read']);
   t.is(tagOf(await app.free.extraction(made.id, made.token, '203.0.113.40', { reveal: false })), 'Right');
 });
+
+test('redacted reads: messages.raw needs secrets:read in core, whatever route asks', async (t) => {
+  const { app, identity, reader, revealer } = await withMail();
+  const [message] = right(await app.messages.list(revealer, identity.id, { limit: 1, offset: 0 })).items;
+  t.deepEqual(forbiddenScopes(await app.messages.raw(reader, identity.id, message!.id)), ['secrets:read']);
+  t.true(Buffer.isBuffer(right(await app.messages.raw(revealer, identity.id, message!.id))));
+});
