@@ -46,6 +46,7 @@ import type { BillingOptions } from './billing/facade.js';
 import { billingDeps, billingFacade } from './billing/facade.js';
 import { createApiCallCounter } from './billing/api-calls.js';
 import { migrateCopiedPlans } from './billing/migrate-copied-plans.js';
+import { migrateEventMasks } from './use-cases/migrate-event-masks.js';
 import { migrateLabelKeys } from './use-cases/migrate-label-keys.js';
 import { domainDeps, domainsFacade } from './domains/facade.js';
 import type { WebhookOptions } from './webhooks/facade.js';
@@ -125,6 +126,7 @@ export const createEphemail = (options: EphemailOptions) => {
       await deps.store.init(COLLECTIONS);
       await migrateCopiedPlans(deps);
       await migrateLabelKeys(deps);
+      await migrateEventMasks(deps);
     },
     ready: () => deps.store.ping(),
     close: async () => {
