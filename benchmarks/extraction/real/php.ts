@@ -4,7 +4,8 @@
  * substitutions given by the caller are understood; anything else ends the value.
  */
 
-const unquote = (lit: string): string => {
+/** The value of a PHP string literal, quotes included (`'…'` or `"…"`). */
+export const unquote = (lit: string): string => {
   const body = lit.slice(1, -1);
   if (lit.startsWith("'")) return body.replace(/\\([\\'])/g, '$1');
   const map: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', $: '$' };

@@ -10,6 +10,7 @@ import { kronolith } from './kronolith.js';
 import { logwatch } from './logwatch.js';
 import { mailman } from './mailman.js';
 import { mdadm } from './mdadm.js';
+import { nag } from './nag.js';
 import { nagios } from './nagios.js';
 import { n8n } from './n8n.js';
 import { needrestart } from './needrestart.js';
@@ -23,4 +24,4 @@ import { strapi } from './strapi.js';
 import { tryton } from './tryton.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag];
