@@ -1,6 +1,7 @@
 import type { Adapter } from '../types.js';
 import { allauth } from './allauth.js';
 import { apticron } from './apticron.js';
+import { cacti } from './cacti.js';
 import { directus } from './directus.js';
 import { djangoInvitations } from './django-invitations.js';
 import { djoser } from './djoser.js';
@@ -25,4 +26,4 @@ import { tryton } from './tryton.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti];
