@@ -40,3 +40,18 @@ export const sprintf = (format: string, ...args: string[]): string => {
   let i = 0;
   return format.replace(/%(?:(\d+)\$)?s/g, (_m, pos?: string) => (pos !== undefined ? args[Number(pos) - 1] : args[i++]) ?? '');
 };
+
+/** The value of the `'a' . "b" . …` chain of literals at the start of `src`, and where it ends. */
+export const literalChain = (src: string): { value: string; end: number } => {
+  let rest = src;
+  let value = '';
+  for (;;) {
+    const lit = /^\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\s*/s.exec(rest);
+    if (lit === null) break;
+    value += unquote(lit[1] ?? '');
+    rest = rest.slice(lit[0].length);
+    if (!rest.startsWith('.')) break;
+    rest = rest.slice(1);
+  }
+  return { value, end: src.length - rest.length };
+};
