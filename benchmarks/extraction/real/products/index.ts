@@ -1,6 +1,7 @@
 import type { Adapter } from '../types.js';
 import { accountsJs } from './accounts-js.js';
 import { allauth } from './allauth.js';
+import { apostrophe } from './apostrophe.js';
 import { apticron } from './apticron.js';
 import { cacti } from './cacti.js';
 import { directus } from './directus.js';
@@ -29,4 +30,4 @@ import { zabbix } from './zabbix.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe];
