@@ -11,6 +11,7 @@ import { ghost } from './ghost.js';
 import { horde } from './horde.js';
 import { kronolith } from './kronolith.js';
 import { logwatch } from './logwatch.js';
+import { loopback } from './loopback.js';
 import { mailman } from './mailman.js';
 import { mdadm } from './mdadm.js';
 import { nag } from './nag.js';
@@ -30,4 +31,4 @@ import { zabbix } from './zabbix.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback];
