@@ -22,6 +22,7 @@ import { nextauth } from './nextauth.js';
 import { parseServer } from './parse-server.js';
 import { payload } from './payload.js';
 import { postfixadmin } from './postfixadmin.js';
+import { reaction } from './reaction.js';
 import { rkhunter } from './rkhunter.js';
 import { smartmontools } from './smartmontools.js';
 import { strapi } from './strapi.js';
@@ -31,4 +32,4 @@ import { zabbix } from './zabbix.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction];
