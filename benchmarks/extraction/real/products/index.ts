@@ -26,10 +26,11 @@ import { reaction } from './reaction.js';
 import { rkhunter } from './rkhunter.js';
 import { smartmontools } from './smartmontools.js';
 import { strapi } from './strapi.js';
+import { strapiPluginPasswordless } from './strapi-plugin-passwordless.js';
 import { supertokens } from './supertokens.js';
 import { tryton } from './tryton.js';
 import { zabbix } from './zabbix.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless];
