@@ -4,6 +4,7 @@ import { allauth } from './allauth.js';
 import { apostrophe } from './apostrophe.js';
 import { apticron } from './apticron.js';
 import { cacti } from './cacti.js';
+import { blitz } from './blitz.js';
 import { directus } from './directus.js';
 import { djangoInvitations } from './django-invitations.js';
 import { djoser } from './djoser.js';
@@ -12,6 +13,7 @@ import { horde } from './horde.js';
 import { kronolith } from './kronolith.js';
 import { logwatch } from './logwatch.js';
 import { loopback } from './loopback.js';
+import { logto } from './logto.js';
 import { mailman } from './mailman.js';
 import { mdadm } from './mdadm.js';
 import { nag } from './nag.js';
@@ -33,4 +35,4 @@ import { zabbix } from './zabbix.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz];
