@@ -8,6 +8,7 @@ import { blitz } from './blitz.js';
 import { directus } from './directus.js';
 import { djangoInvitations } from './django-invitations.js';
 import { djoser } from './djoser.js';
+import { flowise } from './flowise.js';
 import { ghost } from './ghost.js';
 import { horde } from './horde.js';
 import { kronolith } from './kronolith.js';
@@ -35,4 +36,4 @@ import { zabbix } from './zabbix.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz, flowise];
