@@ -29,6 +29,7 @@ import { reaction } from './reaction.js';
 import { rkhunter } from './rkhunter.js';
 import { saltcorn } from './saltcorn.js';
 import { smartmontools } from './smartmontools.js';
+import { stackAuth } from './stack-auth.js';
 import { strapi } from './strapi.js';
 import { strapiPluginPasswordless } from './strapi-plugin-passwordless.js';
 import { supertokens } from './supertokens.js';
@@ -40,4 +41,4 @@ import { webmaker } from './webmaker.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz, flowise, webmaker, saltcorn, unleash, uptimeKuma];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz, flowise, webmaker, saltcorn, unleash, uptimeKuma, stackAuth];
