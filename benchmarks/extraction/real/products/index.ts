@@ -37,8 +37,9 @@ import { tryton } from './tryton.js';
 import { zabbix } from './zabbix.js';
 import { unleash } from './unleash.js';
 import { uptimeKuma } from './uptime-kuma.js';
+import { vendure } from './vendure.js';
 import { webmaker } from './webmaker.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz, flowise, webmaker, saltcorn, unleash, uptimeKuma, stackAuth];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz, flowise, webmaker, saltcorn, unleash, uptimeKuma, stackAuth, vendure];
