@@ -11,6 +11,7 @@ export const composeMessage = async (r: Rendered, product: string, rng: Rng): Pr
     subject: r.subject,
     ...(r.text !== undefined ? { text: r.text } : {}),
     ...(r.html !== undefined ? { html: r.html } : {}),
+    ...(r.attachments !== undefined ? { attachments: r.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content })) } : {}),
     date: date(rng),
     messageId: `<${rng.int(1e8, 9e8)}.${rng.int(1e5, 9e5)}@${host(rng)}>`,
     textEncoding: rng.pick(['quoted-printable', 'base64'] as const),

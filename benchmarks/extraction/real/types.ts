@@ -23,6 +23,8 @@ export interface Rendered {
   readonly secret?: Secret;
   /** A second secret in the same message. */
   readonly also?: readonly Secret[];
+  /** Files the product attaches (a reported message, for one). */
+  readonly attachments?: readonly { readonly filename: string; readonly contentType: string; readonly content: string }[];
   /** The template and catalogue files read, relative to the package root. */
   readonly source: string;
 }

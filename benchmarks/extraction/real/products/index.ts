@@ -27,6 +27,7 @@ import { payload } from './payload.js';
 import { postfixadmin } from './postfixadmin.js';
 import { reaction } from './reaction.js';
 import { rkhunter } from './rkhunter.js';
+import { roundcube } from './roundcube.js';
 import { saltcorn } from './saltcorn.js';
 import { smartmontools } from './smartmontools.js';
 import { stackAuth } from './stack-auth.js';
@@ -42,4 +43,4 @@ import { webmaker } from './webmaker.js';
 import { whups } from './whups.js';
 
 /** Every product adapter, most valuable first. */
-export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz, flowise, webmaker, saltcorn, unleash, uptimeKuma, stackAuth, vendure];
+export const ADAPTERS: readonly Adapter[] = [ghost, allauth, mailman, postfixadmin, djoser, djangoInvitations, payload, parseServer, tryton, directus, strapi, horde, nextauth, n8n, nagios, smartmontools, mdadm, apticron, needrestart, logwatch, rkhunter, kronolith, nag, whups, cacti, zabbix, accountsJs, supertokens, apostrophe, loopback, reaction, strapiPluginPasswordless, logto, blitz, flowise, webmaker, saltcorn, unleash, uptimeKuma, stackAuth, vendure, roundcube];
