@@ -22,7 +22,7 @@ const markup = (s: string): Markup => Object.assign(new String(s), { [HTML]: tru
 export const children = (c: Child): string => {
   if (Array.isArray(c)) return c.map((x: Child) => children(x)).join('');
   if (c === null || c === undefined || typeof c === 'boolean') return '';
-  if (typeof c === 'object' && (c as Markup)[HTML] === true) return String(c);
+  if (typeof c === 'object' && (c as unknown as Markup)[HTML] === true) return String(c);
   return escape(String(c));
 };
 
