@@ -39,6 +39,8 @@ interface Ranked {
   /** The score under the model, set when the message's candidates are ranked (`modelled`). */
   modelScore: number;
   readonly signals: Record<string, number>;
+  /** A link as it is read: the destination a click tracker wraps, else the link itself. */
+  readonly url?: string;
   readonly build: (score: number, signals: Record<string, number>) => Omit<ScoredCandidate, 'handScore'>;
 }
 
@@ -73,6 +75,7 @@ const linkCandidates = (view: MessageView): Ranked[] =>
     score: l.score,
     modelScore: 0,
     signals: l.signals,
+    url: l.unwrapped ?? l.value,
     build: (score, signals) => {
       const { kind, snippet } = l.describe();
       const evidence = {
@@ -142,16 +145,16 @@ const preferShownCodes = (codes: Ranked[], links: readonly Ranked[]): Ranked[] =
   const many = codes.length * live.length > MANY_PAIRS;
   let pieces: Set<string> | undefined;
   const carried = (value: string): boolean => {
-    if (!many || DELIMITER.test(value)) return live.some((l) => holds(l.value, value));
+    if (!many || DELIMITER.test(value)) return live.some((l) => holds(l.url ?? l.value, value));
     if (pieces === undefined) {
       pieces = new Set();
-      for (const l of live) heldPieces(l.value, pieces);
+      for (const l of live) heldPieces(l.url ?? l.value, pieces);
     }
     return pieces.has(value);
   };
   // A link with a long random token of its own besides the code (the code is too short to be
   // that token) is a magic link in its own right: the code beside it is the second way in.
-  const ownToken = (value: string): boolean => value.length < OWN_TOKEN_LENGTH && live.some((l) => l.signals.token === STRONG_TOKEN && holds(l.value, value));
+  const ownToken = (value: string): boolean => value.length < OWN_TOKEN_LENGTH && live.some((l) => l.signals.token === STRONG_TOKEN && holds(l.url ?? l.value, value));
   return codes.map((c) =>
     c.signals.parenthetical === undefined && live.length > 0 && carried(c.value) && !ownToken(c.value)
       ? { ...c, score: c.score + LINK_CARRIES_CODE, signals: { ...c.signals, link_carries_code: LINK_CARRIES_CODE } }
@@ -167,7 +170,7 @@ const markCarriers = (codes: readonly Ranked[], links: Ranked[]): Ranked[] => {
   const shown = codes.filter((c) => c.signals.link_carries_code !== undefined);
   if (shown.length === 0) return links;
   return links.map((l) =>
-    shown.some((c) => holds(l.value, c.value))
+    shown.some((c) => holds(l.url ?? l.value, c.value))
       ? { ...l, score: l.score + CARRIES_SHOWN_CODE, signals: { ...l.signals, carries_shown_code: CARRIES_SHOWN_CODE } }
       : l,
   );

@@ -19,14 +19,19 @@ const lastIgnoreEnd = (text: string): number => {
   return end;
 };
 
+// Emphasis marks of plain-text mail ("did *not* ask", "_not_ you"): the words are read without them.
+const EMPHASIS = /[*_]+/g;
+const plainOf = (text: string): string => (text.includes('*') || text.includes('_') ? text.replace(EMPHASIS, '') : text);
+
 /**
  * The role named by the last role word of `text` (the one nearest a link that follows it), if
  * any: "If this wasn't you, click here" names a negative role; "Confirm your address" a positive one.
  * A negative word before a word asking to ignore the mail is a disclaimer ("If you didn't request
  * this, ignore this email"): it names no role, so the button after it is not taken for a cancel link.
  */
-export const roleIn = (text: string): LinkRole | undefined => {
-  if (text === '') return undefined;
+export const roleIn = (written: string): LinkRole | undefined => {
+  if (written === '') return undefined;
+  const text = plainOf(written);
   let last: LinkRole | undefined;
   let ignoreEnd: number | undefined;
   ANY_ROLE.lastIndex = 0;

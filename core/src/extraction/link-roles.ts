@@ -81,34 +81,35 @@ export const POSITIVE_ROLE_WORDS: readonly string[] = [
 export const NEGATIVE_ROLE_WORDS: readonly string[] = [
   // en
   'cancel', 'not me', 'not you', "wasn't me", 'was not me', "wasn't you", "didn't request", 'did not request',
+  'invalidate', 'not meant for you', 'not intended for you',
   "didn't ask", 'report', 'unsubscribe', 'opt out', 'opt-out', 'view in browser', 'view in your browser',
   'view online', 'view as a web page', 'help', 'support', 'contact us', 'faq', 'privacy', 'terms',
   'settings', 'preferences', 'manage notifications', 'undo', 'revert', 'decline', 'reject', 'deny', 'block',
   // de
   'abbrechen', 'stornieren', 'widerrufen', 'ablehnen', 'nicht ich', 'war ich nicht', 'nicht angefordert',
   'melden', 'abmelden', 'abbestellen', 'im browser anzeigen', 'hilfe', 'kontakt', 'datenschutz',
-  'einstellungen', 'rückgängig', 'sperren',
+  'einstellungen', 'rückgängig', 'sperren', 'ungültig', 'entwerten', 'nicht für dich bestimmt', 'nicht für sie bestimmt',
   // fr
   'annul', 'pas moi', "ce n'était pas moi", 'pas vous', 'signaler', 'désabonn', 'désinscri',
   'afficher dans le navigateur', 'voir en ligne', 'aide', 'assistance', 'confidentialité', 'paramètres',
-  'préférences', 'refuser', 'rejeter', 'bloquer',
+  'préférences', 'refuser', 'rejeter', 'bloquer', 'invalider', 'ne vous est pas destiné', "ne t'est pas destiné",
   // es, gl, ca
   'cancelar', 'anular', 'no fui yo', 'no he sido yo', 'no eras tú', 'denunciar', 'reportar', 'darse de baja',
   'darte de baja', 'cancelar suscripción', 'ver en el navegador', 'ayuda', 'soporte', 'privacidad',
-  'configuración', 'ajustes', 'preferencias', 'deshacer', 'rechazar', 'bloquear', 'non fun eu', 'darse de baixa',
+  'configuración', 'ajustes', 'preferencias', 'deshacer', 'rechazar', 'bloquear', 'invalidar', 'non fun eu', 'darse de baixa',
   'ver no navegador', 'axuda', 'privacidade', 'desfacer', 'rexeitar', 'cancel·la', 'no he estat jo',
   'donar-se de baixa', "dona't de baixa", 'veure al navegador', 'ajuda', 'suport', 'privadesa',
   'configuració', 'preferències', 'desfés', 'rebutja', 'bloqueja',
   // it
   'annulla', 'non sono stato io', 'non ero io', 'segnala', 'disiscriviti', 'annulla iscrizione',
-  'visualizza nel browser', 'aiuto', 'supporto', 'impostazioni', 'preferenze', 'rifiuta', 'blocca',
+  'visualizza nel browser', 'aiuto', 'supporto', 'impostazioni', 'preferenze', 'rifiuta', 'blocca', 'invalidare',
   // pt
   'não fui eu', 'não foi você', 'cancelar inscrição', 'descadastrar', 'ver no navegador', 'suporte',
   'configurações', 'definições', 'preferências', 'desfazer', 'recusar',
   // nl
   'annuleer', 'annuleren', 'ik was het niet', 'niet ik', 'rapporteer', 'afmelden', 'uitschrijven',
   'bekijk in browser', 'bekijk in je browser', 'ondersteuning', 'instellingen', 'voorkeuren', 'ongedaan',
-  'weigeren', 'blokkeer',
+  'weigeren', 'blokkeer', 'ongeldig', 'niet voor jou bestemd', 'niet voor u bestemd',
   // sv, da, nb
   'avbryt', 'det var inte jag', 'inte jag', 'rapportera', 'anmäl', 'avregistrera', 'avsluta prenumeration',
   'visa i webbläsare', 'hjälp', 'integritet', 'inställningar', 'ångra', 'avvisa', 'neka', 'spärra',
@@ -121,7 +122,7 @@ export const NEGATIVE_ROLE_WORDS: readonly string[] = [
   'tuki', 'tietosuoja', 'asetukset', 'kumoa', 'hylkää', 'estä',
   // pl, cs, sk, sl, hr, sr (Latin)
   'anuluj', 'to nie ja', 'nie ja', 'zgłoś', 'wypisz', 'zrezygnuj', 'wyświetl w przeglądarce', 'pomoc',
-  'wsparcie', 'prywatnoś', 'ustawienia', 'cofnij', 'odrzuć', 'zablokuj', 'zrušit', 'nebyl jsem to já',
+  'wsparcie', 'prywatnoś', 'ustawienia', 'cofnij', 'odrzuć', 'zablokuj', 'unieważni', 'zrušit', 'nebyl jsem to já',
   'nahlásit', 'odhlásit', 'zobrazit v prohlížeči', 'nápověda', 'podpora', 'soukromí', 'nastavení',
   'vrátit zpět', 'odmítnout', 'zablokovat', 'zrušiť', 'nebol som to ja', 'nahlásiť', 'odhlásiť',
   'zobraziť v prehliadači', 'súkromie', 'nastavenia', 'odmietnuť', 'zablokovať', 'prekliči',
@@ -133,7 +134,7 @@ export const NEGATIVE_ROLE_WORDS: readonly string[] = [
   'подешавања', 'поништи', 'одбиј', 'блокирај', 'отказ', 'не бях аз', 'докладвай', 'отписване', 'отпиши',
   'помощ', 'поддръжка', 'поверителност', 'настройки', 'отмени', 'отхвърли', 'блокирай', 'отмен',
   'это был не я', 'это не я', 'не я', 'сообщить', 'пожаловаться', 'отписаться', 'отписк',
-  'открыть в браузере', 'помощь', 'поддержк', 'конфиденциальн', 'настройк', 'отклонить', 'заблокир',
+  'открыть в браузере', 'помощь', 'поддержк', 'конфиденциальн', 'настройк', 'отклонить', 'заблокир', 'аннулир',
   'скасу', 'це був не я', 'це не я', 'повідомити', 'поскаржитися', 'відписатися', 'відкрити в браузері',
   'допомог', 'підтримк', 'конфіденційн', 'налаштуван', 'відхилити', 'заблок',
   // el
@@ -193,4 +194,19 @@ export const IGNORE_WORDS: readonly string[] = [
   'abaikan', 'bỏ qua', 'игнорир', 'проигнорир', 'ігнор', 'проігнор', 'занемари', 'αγνοή', 'αγνοε',
   'تجاهل', 'התעלם', 'נא להתעלם', 'نادیده', 'अनदेखा', 'नज़रअंदाज़', 'উপেক্ষা', 'เพิกเฉย', 'ไม่ต้องสนใจ',
   '無視', '破棄', '무시', '忽略', '无视',
+];
+
+/**
+ * Words of undoing as URLs spell them (ASCII, words joined by `-`, `_` or `/`), in the corpora's
+ * languages: a path that names one leads away from the secret's use (`/registration/verwerfen/…`,
+ * `/email/annuleren/…`). Read in the path only: in a sentence most are the words of a
+ * disclaimer ("discard this mail"), and the role lexicon above reads sentences.
+ */
+export const UNDO_PATH_WORDS: readonly string[] = [
+  'cancel', 'invalidat', 'discard', 'decline', 'reject', 'deny', 'undo', 'revert', 'abort', 'revoke', 'dismiss',
+  'abbrechen', 'abbruch', 'stornier', 'widerruf', 'ablehnen', 'verwerfen', 'ungueltig', 'annul', 'refuser',
+  'rejeter', 'cancelar', 'anular', 'rechazar', 'descartar', 'invalidar', 'recusar', 'rifiut', 'scarta',
+  'annuleer', 'weiger', 'intrekken', 'avbryt', 'avvisa', 'afvis', 'fortryd', 'avsla', 'peruuta', 'hylkaa',
+  'anuluj', 'odrzuc', 'zrusit', 'zrusenie', 'odmitnout', 'iptal', 'reddet', 'megse', 'visszavon', 'anuleaza',
+  'respinge', 'otmen', 'otklon',
 ];

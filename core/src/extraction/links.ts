@@ -6,7 +6,7 @@ import { leadOf, roleIn } from './link-role.js';
 import type { MessageView, Source } from './segments.js';
 import type { LinkKind } from './types.js';
 import { isTrimmed } from './whitespace.js';
-import { parseHttpUrl, queryPairs, siteOf, unwrapRedirect, urlFeatures } from './url-features.js';
+import { ownsNamedToken, parseHttpUrl, queryPairs, siteOf, unwrapRedirect, urlFeatures } from './url-features.js';
 
 /** A distinct link of a message, scored. */
 export interface LinkSighting {
@@ -37,7 +37,8 @@ interface Seen {
 
 // Printed URLs end at the first non-ASCII character: in CJK and Korean text a particle often
 // follows the URL with no space ("…/confirm/을 클릭하세요").
-const URL_RE = /https?:\/\/[^\s<>"'\][)(\u0080-\uffff]+/g;
+// Braces are not URL characters either: templates print `{url}` and `{{url}}`.
+const URL_RE = /https?:\/\/[^\s<>"'\][)({}\u0080-\uffff]+/g;
 const NEGATIVE_RE = compileWords(NEGATIVE_LINK_WORDS, 'i');
 const ACTION_RE = compileWords(ACTION_WORDS, 'i');
 const SOCIAL = /(^|\.)(twitter|x|facebook|linkedin|youtube|instagram|github|reddit|tiktok|medium|discord|pinterest|t)\.(com|gg|me)$|(^|\.)(apps\.apple|play\.google)\.com$/i;
@@ -73,6 +74,17 @@ const trimPunctuation = (href: string): string => {
   return end === href.length ? href : href.slice(0, end);
 };
 
+// Where a URL's own structure goes on: a new path segment, query or fragment, or a value.
+const URL_JOINTS = '/?#&=';
+
+/**
+ * True when the printed URL is `href` with words run on after it ("…/TOKENThanks", a text's
+ * direction mark): not when what follows goes on into a path or query of its own. A site's
+ * root (`https://site/`) is the start of every link of the site, not the same link.
+ */
+const runsOnPast = (printed: string, href: string): boolean =>
+  printed.length > href.length && printed.startsWith(href) && !URL_JOINTS.includes(href.charAt(href.length - 1)) && !URL_JOINTS.includes(printed.charAt(href.length));
+
 /** Collects every http(s) link: anchors of the HTML part and URLs printed in the text. */
 const collect = (view: MessageView): Map<string, Seen> => {
   const map = new Map<string, Seen>();
@@ -97,7 +109,7 @@ const collect = (view: MessageView): Map<string, Seen> => {
       const printed = trimPunctuation(m[0]);
       // A printed URL that runs on past an anchor's href (into the words after it, or joined by
       // the text's direction) is that link: it counts as one more sighting of the anchor.
-      const same = map.has(printed) ? printed : anchors.find((a) => printed.length > a.length && printed.startsWith(a));
+      const same = map.has(printed) ? printed : anchors.find((a) => runsOnPast(printed, a));
       remember(map, same ?? printed, seg.source, '', false, false, context, m.index >= seg.footerAt);
     });
   }
@@ -177,6 +189,18 @@ interface Scored {
 }
 
 const TOKEN_SIGNAL = [-2.5, 1, 2.5] as const;
+// An anchor that prints a URL and nothing else (a plain-text mail's HTML twin, a linkified URL).
+const PRINTED_URL = /^\s*(?:https?:\/\/|www\.)[^\s/]*(\S*)\s*$/i;
+
+/**
+ * The words an anchor says, as its words are read: an anchor printing a URL says what its path
+ * says, never what its host name does (`docs.`, `help.`, `support.` name a site, not the link).
+ */
+const anchorWordsOf = (anchor: string): string => {
+  if (!anchor.includes('http') && !anchor.includes('www.')) return anchor;
+  const m = PRINTED_URL.exec(anchor);
+  return m === null ? anchor : (m[1] ?? '');
+};
 
 const scoreLink = (seen: Seen, senderSite: string | undefined, silent: boolean): Scored | undefined => {
   const outer = parseHttpUrl(seen.href);
@@ -184,12 +208,18 @@ const scoreLink = (seen: Seen, senderSite: string | undefined, silent: boolean):
   // The outer URL's query pairs are read once, for both the redirect and the features.
   const query = queryPairs(outer);
   const wrapped = unwrapRedirect(outer, query);
-  // A link of the site it sends to that carries a secret of its own is the link, whatever page it
-  // opens afterwards (`/members/?token=…&r=https://same.site/blog/`); a click tracker is another site.
-  const own = wrapped === undefined || siteOf(wrapped.hostname) === siteOf(outer.hostname) ? urlFeatures(outer, query) : undefined;
+  // A link of the host it sends to that carries a secret of its own is the link, whatever page it
+  // opens afterwards (`/members/?token=…&r=https://same.host/blog/`); so is one of another host of
+  // that site with a secret named as one. Any other link that carries a URL is a click tracker, on
+  // another site or on a host of the sender's own (`links.`, `click.`): its ids (`id=…`, a hash in
+  // the path) are no secret, and the destination is read instead.
+  const own =
+    wrapped === undefined || wrapped.hostname === outer.hostname || (siteOf(wrapped.hostname) === siteOf(outer.hostname) && ownsNamedToken(query))
+      ? urlFeatures(outer, query)
+      : undefined;
   const inner = own === undefined || own.token === 0 ? wrapped : undefined;
   const f = inner === undefined ? (own ?? urlFeatures(outer, query)) : urlFeatures(inner);
-  const anchor = seen.anchor;
+  const anchor = anchorWordsOf(seen.anchor);
   // No token and a token are separate signals, so the model weighs each on its own.
   const sig: Record<string, number> = f.token === 0 ? { base: BASE, no_token: TOKEN_SIGNAL[0] } : { base: BASE, token: TOKEN_SIGNAL[f.token] };
   if (f.kindHint) sig.url_words = 1;
@@ -199,6 +229,10 @@ const scoreLink = (seen: Seen, senderSite: string | undefined, silent: boolean):
   if (anchorWords) sig.anchor_words = 1;
   else if (hasAnchor && ACTION_RE.test(anchor)) sig.anchor_action = 0.6;
   else if (seen.context !== '' && hasKindWords(seen.context.slice(-80))) sig.context_words = 0.6;
+  // 16 digits and more hold as much chance as a token (53 bits) where the words of the anchor or
+  // before the link say what it is for ("choose a new password"); elsewhere such a run may be an
+  // id (a post's, a message's), and it stays a weak token.
+  if (f.longNumber && (anchorWords || sig.context_words !== undefined || (seen.context !== '' && hasKindWords(seen.context.slice(-80))))) sig.token = TOKEN_SIGNAL[2];
   // The role the anchor names, else the words that lead to the link, in the mail's language.
   const role = (hasAnchor ? roleIn(anchor) : undefined) ?? roleIn(seen.lead);
   // Nothing (URL, anchor, text before it) says what the link is for: "View on …", "Go to poll".
@@ -274,11 +308,11 @@ export const findLinks = (view: MessageView): LinkSighting[] => {
     score: l.score,
     signals: l.signals,
     sources: l.seen.sources,
-    anchorText: l.anchor || undefined,
+    anchorText: l.seen.anchor || undefined,
     unwrapped: l.unwrapped,
     describe: () => ({
       kind: classify(l.hint, l.anchor, l.anchorWords, l.seen.context, () => (subject ??= subjectVotes(view.subject))),
-      snippet: `${oneLine(l.seen.context.slice(-80))} [${l.anchor}]`,
+      snippet: `${oneLine(l.seen.context.slice(-80))} [${l.seen.anchor}]`,
     }),
   }));
 };

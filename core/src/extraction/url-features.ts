@@ -1,3 +1,6 @@
+import { Buffer } from 'node:buffer';
+import { compileWords } from './lexicon.js';
+import { UNDO_PATH_WORDS } from './link-roles.js';
 import type { LinkKind } from './types.js';
 
 /** What a URL's own text says about it. */
@@ -9,6 +12,8 @@ export interface UrlFeatures {
   /** Path names a footer or settings page (unsubscribe, help, privacy, revoke…). */
   readonly negative: boolean;
   readonly host: string;
+  /** The token is weak and a run of 16 or more digits: random enough, or an id (see links.ts). */
+  readonly longNumber: boolean;
 }
 
 // Parameters that carry where to go after the action; their URL value is never "the" link.
@@ -19,6 +24,7 @@ const SECRET_PARAM = /(token|code|key|secret|sig|signature|hash|otp|nonce|ticket
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const JWT = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}$/;
 const NEGATIVE_PATH = /unsubscribe|opt-?out|cancel|\bdeny\b|reject|decline|not[-_]?me\b|wasnt[-_]?me|\babort\b|\bundo\b|preferences|privacy|terms|\/help\b|\/support\b|\/faq|\/contact|revoke|\/report|notification|\/settings|\/legal|\/about\b|\/blog\b|\/docs?\b/i;
+const UNDO_PATH = compileWords(UNDO_PATH_WORDS, 'i');
 // URL words are English in practice, whatever language the mail is in.
 const URL_HINTS: readonly [LinkKind, RegExp][] = [
   ['password_reset', /reset|recover|forgot|passw(or)?d|credential/gi],
@@ -43,6 +49,8 @@ const hintOf = (words: string): LinkKind | undefined => {
 };
 
 const TYPED = /^(type|action|mode)$/i;
+const LONG_DIGITS = /^\d{16,}$/;
+const isLongNumber = (s: string): boolean => s.length >= 16 && LONG_DIGITS.test(s);
 const FRAGMENT_PAIRS = /^[^/=&]+=[^/]*$/;
 // The shortest strings JWT and UUID can match: three runs of 8 with two dots; 8-4-4-4-12 hex digits.
 const JWT_MIN = 26;
@@ -181,27 +189,51 @@ export const urlFeatures = (url: URL, query?: [string, string][]): UrlFeatures =
     joined += 1;
   }
   const kindHint = hintOf(typed ?? '') ?? hintOf(words);
-  return { token, kindHint, negative: NEGATIVE_PATH.test(`/${path}`), host: url.hostname.toLowerCase() };
+  // A path naming undoing in any language ("/verwerfen/", "/annuleren/") is the way out, as "/cancel/" is.
+  const negative = NEGATIVE_PATH.test(`/${path}`) || UNDO_PATH.test(path) || (typed !== undefined && UNDO_PATH.test(typed));
+  const longNumber = token === 1 && (segments.some(isLongNumber) || params.some(([, v]) => isLongNumber(v)));
+  return { token, kindHint, negative, host: url.hostname.toLowerCase(), longNumber };
 };
 
 const HTTP = /^https?:\/\//i;
+// "http" in base64 and base64url, whatever follows: a destination a tracker encoded so.
+const BASE64_HTTP = /^aHR0c[A-Za-z0-9+/_-]{10,}={0,2}$/;
+// A URL carried whole in one path segment, percent-encoded (`/CL0/https%3A%2F%2F…/1/…`).
+const PATH_HTTP = /\/(https?%3A%2F%2F[^/]+)/i;
+
+/** `v` as a URL when it is one, written out or base64-encoded; undefined otherwise. */
+const carriedUrl = (v: string): URL | undefined => {
+  const text = HTTP.test(v) ? v : BASE64_HTTP.test(v) ? Buffer.from(v, 'base64url').toString('utf8') : undefined;
+  if (text === undefined || !HTTP.test(text)) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
- * The destination a click-tracking redirector forwards to, when it is carried URL-encoded in a
- * parameter; undefined for ordinary links, including after-login `redirect_to`-style parameters.
- * `query` is the URL's own query pairs, when the caller has read them already.
+ * The destination a click-tracking redirector forwards to, when it is carried in a parameter
+ * (URL-encoded or base64-encoded) or percent-encoded in a path segment; undefined for ordinary
+ * links, including after-login `redirect_to`-style parameters. `query` is the URL's own query
+ * pairs, when the caller has read them already.
  */
 export const unwrapRedirect = (url: URL, query = queryPairs(url)): URL | undefined => {
   for (const [k, v] of query) {
-    if (AFTER_ACTION.test(k) || !HTTP.test(v)) continue;
-    try {
-      return new URL(v);
-    } catch {
-      continue;
-    }
+    if (AFTER_ACTION.test(k)) continue;
+    const carried = carriedUrl(v);
+    if (carried !== undefined) return carried;
   }
-  return undefined;
+  const inPath = url.pathname.length > 16 ? PATH_HTTP.exec(url.pathname) : null;
+  return inPath?.[1] === undefined ? undefined : carriedUrl(safeDecode(inPath[1]));
 };
+
+/**
+ * True when a URL's own query carries a token under a name that says it is one (`token=`,
+ * `code=`): such a link is the secret link even when it also carries where to go afterwards. A
+ * tracker's own ids (`id=`, `s=`, a hash in the path) say nothing of the kind.
+ */
+export const ownsNamedToken = (query: readonly [string, string][]): boolean => query.some(([k, v]) => SECRET_PARAM.test(k) && !HTTP.test(v) && tokenStrength(v, k) > 0);
 
 /** Parses an http(s) URL; anything else (mailto:, tel:, relative, malformed) yields undefined. */
 export const parseHttpUrl = (href: string): URL | undefined => {
