@@ -30,6 +30,24 @@ const groupedShape = (printed: string): Shape | undefined => {
   return ok ? { value: printed, prior: 1.2, kind: 'grouped' } : undefined;
 };
 
+// A dashed group that reads as a word: "Jean-Pierre", "ONE-time" are words, not a code's pieces.
+const WORD_GROUP = /^[A-Z]?[a-z]+$/;
+
+/**
+ * Groups of one length joined by dashes that groupedShape does not admit (lower or mixed case,
+ * hex: "zwRDr-gqDEF", "46b9-3d09-…"): the code they spell without the dashes, if it has a shape,
+ * and no group is a word unless the whole is hex.
+ */
+const dashedShape = (printed: string): Shape | undefined => {
+  const groups = printed.split('-');
+  const size = groups[0]?.length ?? 0;
+  if (size < 2 || groups.some((g, i) => g.length > size || (g.length < size && i < groups.length - 1))) return undefined;
+  const compact = groups.join('');
+  const shape = plainShape(compact, classesOf(compact));
+  if (shape === undefined || shape.kind === 'hex') return shape;
+  return groups.some((g) => WORD_GROUP.test(g)) ? undefined : shape;
+};
+
 /** Letter and digit counts of a token, counted in one pass (no regular expressions, no arrays). */
 interface Classes {
   readonly digits: number;
@@ -111,6 +129,6 @@ export const shapeOf = (printed: string): Shape | undefined => {
   if (classes.digits === 0 && classes.lower > 0 && classes.upper < 3) return undefined;
   if (DATE_LIKE.test(printed) || UUID_LIKE.test(printed)) return undefined;
   if (DIGIT_GROUPS.test(printed)) return digitsShape(printed);
-  if (printed.includes('-')) return groupedShape(printed);
+  if (printed.includes('-')) return groupedShape(printed) ?? dashedShape(printed);
   return plainShape(printed, classes);
 };

@@ -5,6 +5,7 @@ import { roleIn } from './link-role.js';
 import { maskLinksAndAddresses } from './mask.js';
 import { COMMERCE_WORDS, TIME_WORDS, compileWords } from './lexicon.js';
 import { firstAtOrAfter, type Hits, type MessageView, type Segment, type Source } from './segments.js';
+import { spacedCodes } from './split-codes.js';
 import { codeTokens } from './tokens.js';
 import { isTrimmed } from './whitespace.js';
 
@@ -278,6 +279,13 @@ const scanSegment = (seg: Segment, subject: number): CodeSighting[] => {
       if (s) out.push(s);
     });
   }
+  // Groups split by blanks that spell a code ("SRK ZPW", "S R K Z P W"); their pieces are still
+  // read as tokens below, since a run may join a code to a word beside it.
+  spacedCodes(text, (s, e, shape) => {
+    if (covered.holds(s, e) || glued(text, s, e)) return;
+    const found = sighting(seg, s, text.slice(s, e), subject, { split: -0.3 }, shape);
+    if (found) out.push(found);
+  });
   codeTokens(text, (s, e) => {
     const token = text.slice(s, e);
     const printed = token.includes('\u2010') || token.includes('\u2011') ? token.replace(/[\u2010\u2011]/g, '-') : token;

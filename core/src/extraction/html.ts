@@ -1,5 +1,6 @@
 import { isAsciiDigit, isAsciiLetter } from './ascii.js';
 import { decodeEntities } from './entities.js';
+import { holdsCode } from './split-codes.js';
 import type { MessageLink } from './types.js';
 import { isTrimmed } from './whitespace.js';
 
@@ -154,6 +155,11 @@ const attrs = (s: string, from: number, to: number, names: readonly string[]): (
 
 const ANCHOR_ATTRS = ['href', 'style', 'class', 'role'];
 const IMAGE_ATTRS = ['alt'];
+// Outside anchors, an image's alt and title and any element's title and aria-label are what a
+// reader who cannot see the picture (or hovers it) is told: a code drawn as an image is printed there.
+const LABEL_ATTRS = ['alt', 'title', 'aria-label'];
+// Where a title or aria-label may start: most tags have neither, and their attributes are not read.
+const LABEL_AT = /(?:title|aria-label)\s*=/gi;
 
 // Zero-width and soft-hyphen characters: dropped, so they cannot split a code or a word.
 const isInvisible = (c: number): boolean => (c >= 0x200b && c <= 0x200f) || c === 0x2060 || c === 0xfeff || c === 0xad || c === 0x34f;
@@ -221,10 +227,19 @@ class Walker {
   nextColon = -1;
   /** Position of the first '&' at or after the last position searched from, or Infinity. */
   nextAmp = -1;
+  /** Position of the next title or aria-label attribute at or after the last position searched from, or Infinity. */
+  nextLabel = -1;
+  /** An attribute's code just written: the element's own text, when it prints the same, is not written twice. */
+  echo: string | undefined;
 
   constructor(readonly html: string) {}
 
   emit(s: string): void {
+    if (this.echo !== undefined && s !== ' ' && s !== '\n' && s !== '\t') {
+      const same = s.trim() === this.echo;
+      this.echo = undefined;
+      if (same) return;
+    }
     // Only block tags emit '\n' (text runs are squashed), so a line ends exactly at such an emit.
     if (s === '\n') this.endLine();
     // A line's leading spaces and tabs are trimmed when it ends: most lines between blocks hold
@@ -292,8 +307,31 @@ class Walker {
     }
     if ((kind & ANCHOR) !== 0) return this.anchorTag(closing, from, to);
     if ((kind & IMAGE) !== 0 && this.anchor) this.anchor.image ||= attrs(this.html, from, to, IMAGE_ATTRS)[0] ?? ' ';
+    else if (!closing && this.anchor === undefined && ((kind & IMAGE) !== 0 || this.labelled(from, to))) this.labelText(from, to);
     if ((kind & BLOCK) !== 0) this.emit('\n');
     else if ((kind & CELL) !== 0 && closing) this.emit('\t');
+  }
+
+  /** True when the attributes `[from, to)` may hold a title or aria-label; the body is searched once for them in all. */
+  labelled(from: number, to: number): boolean {
+    if (this.nextLabel < from) {
+      LABEL_AT.lastIndex = from;
+      this.nextLabel = LABEL_AT.exec(this.html)?.index ?? Number.POSITIVE_INFINITY;
+    }
+    return this.nextLabel < to;
+  }
+
+  /** Writes the element's alt, title or aria-label text where the element stands, when it holds a code. */
+  labelText(from: number, to: number): void {
+    for (const value of attrs(this.html, from, to, LABEL_ATTRS)) {
+      const label = value === undefined ? '' : squash(value).trim();
+      if (label === '' || !holdsCode(label)) continue;
+      if (!this.line.endsWith(' ')) this.emit(' ');
+      this.emit(label);
+      this.emit(' ');
+      this.echo = label;
+      return;
+    }
   }
 
   anchorTag(closing: boolean, from: number, to: number): void {
